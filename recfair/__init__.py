@@ -1,0 +1,45 @@
+"""recfair: offline evaluation measures of fairness in recommender systems.
+
+The reference implementation of the measures studied in T. V. Rampisela's PhD thesis
+*Offline Evaluation Measures of Fairness in Recommender Systems* (University of Copenhagen):
+original and corrected versions, their achievable bounds, and the thesis's studies.
+
+Items and users are 0-based integer indices. A run is the ``(n_users, k)`` array of top-k
+lists in rank order plus ``n_items``; optional inputs are each user's relevant items,
+scores or a full ranking, history, user attributes and item representations.
+
+>>> import recfair as rf
+>>> rf.evaluate([[0, 1], [1, 2]], n_items=4, measures=["HR", "NDCG"], relevant=[[1], [1, 2]])
+{'HR': 1.0, 'NDCG': 0.8154648767857288}
+"""
+
+from __future__ import annotations
+
+import importlib
+
+from ._validation import UndefinedMeasureError, UndefinedMeasureWarning
+from .evaluate import evaluate, evaluate_per_user, evaluate_run
+from .frames import from_frame, item_sets_from_frame, to_frame
+from .ranking import full_ranking, top_k_from_scores
+from .registry import ALL_MEASURES, REGISTRY, Bounds, MeasureSpec
+from .relevance import average_precision, hit_rate, mrr, ndcg, precision, recall
+from .run import Run
+
+__version__ = "0.1.0"
+
+# heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
+_LAZY = ("analysis", "datasets", "plotting", "recommenders", "registry", "relevance", "frames", "ranking")
+
+
+def __getattr__(name):
+    if name in _LAZY:
+        return importlib.import_module(f".{name}", __name__)
+    raise AttributeError(f"module 'recfair' has no attribute {name!r}")
+
+
+__all__ = [
+    "ALL_MEASURES", "REGISTRY", "Bounds", "MeasureSpec", "Run", "UndefinedMeasureError",
+    "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_per_user", "evaluate_run",
+    "from_frame", "full_ranking", "hit_rate", "item_sets_from_frame", "mrr", "ndcg", "precision",
+    "recall", "to_frame", "top_k_from_scores",
+]

@@ -1,0 +1,196 @@
+"""Input checks shared by every measure, and the one policy for undefined values.
+
+Every check raises ``ValueError`` or ``TypeError`` naming the parameter, the rule and the
+offending value. Nothing here uses ``assert``.
+"""
+
+from __future__ import annotations
+
+import numbers
+import warnings
+from collections.abc import Sequence
+
+import numpy as np
+import scipy.sparse as sp
+
+ON_UNDEFINED = ("warn", "nan", "raise")
+
+
+class UndefinedMeasureWarning(RuntimeWarning):
+    """A measure has no value for this input (e.g. 0/0); NaN was returned."""
+
+
+class UndefinedMeasureError(ValueError):
+    """A measure has no value for this input and ``on_undefined="raise"`` was asked for."""
+
+
+def check_on_undefined(on_undefined) -> str:
+    if on_undefined not in ON_UNDEFINED:
+        raise ValueError(f"on_undefined must be one of {ON_UNDEFINED}, got {on_undefined!r}.")
+    return on_undefined
+
+
+def undefined(measure: str, reason: str, on_undefined: str) -> float:
+    """Apply the undefined-value policy: return NaN (warning or not) or raise."""
+    check_on_undefined(on_undefined)
+    message = f"{measure} is undefined: {reason}."
+    if on_undefined == "raise":
+        raise UndefinedMeasureError(message)
+    if on_undefined == "warn":
+        warnings.warn(message + " Returning NaN.", UndefinedMeasureWarning, stacklevel=3)
+    return float("nan")
+
+
+def check_positive_int(value, name: str, *, minimum: int = 1) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__} {value!r}.")
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}.")
+    return int(value)
+
+
+def _as_int_matrix(values, name: str) -> np.ndarray:
+    if isinstance(values, np.ndarray):
+        arr = values
+    else:
+        try:
+            arr = np.asarray(values)
+        except ValueError as exc:  # numpy refuses inhomogeneous nested sequences
+            raise ValueError(f"{name} must be rectangular (every row the same length): {exc}") from None
+        if arr.dtype == object:
+            raise ValueError(f"{name} must be rectangular (every row the same length); got ragged rows.")
+    if arr.ndim != 2:
+        raise ValueError(f"{name} must be 2-D (n_users, k), got an array with shape {arr.shape}.")
+    if arr.size and not np.issubdtype(arr.dtype, np.integer):
+        if np.issubdtype(arr.dtype, np.floating) and np.all(np.isfinite(arr)) and np.all(arr == np.round(arr)):
+            arr = arr.astype(np.int64)
+        else:
+            raise TypeError(f"{name} must hold integer item indices, got dtype {arr.dtype}.")
+    return arr.astype(np.int64, copy=False)
+
+
+def check_item_range(arr: np.ndarray, n_items: int, name: str) -> None:
+    if arr.size == 0:
+        return
+    lo, hi = int(arr.min()), int(arr.max())
+    if lo < 0 or hi >= n_items:
+        raise ValueError(
+            f"{name} holds item indices outside [0, n_items={n_items}): min={lo}, max={hi}."
+        )
+
+
+def check_top_k(top_k, *, n_items: int, k: int | None = None, name: str = "top_k") -> np.ndarray:
+    """Return ``top_k`` as an ``(n_users, k)`` int64 array, cut to ``k`` columns.
+
+    Rows must be distinct item indices in ``[0, n_items)``; ``k`` defaults to the width.
+    """
+    n_items = check_positive_int(n_items, "n_items")
+    arr = _as_int_matrix(top_k, name)
+    width = arr.shape[1]
+    if k is None:
+        k = width
+    k = check_positive_int(k, "k")
+    if k > n_items:
+        raise ValueError(f"k={k} exceeds n_items={n_items}: a top-k list cannot hold more items than exist.")
+    if k > width:
+        raise ValueError(f"k={k} but {name} has only {width} columns per user.")
+    arr = np.ascontiguousarray(arr[:, :k])
+    check_item_range(arr, n_items, name)
+    if k > 1 and arr.size:
+        srt = np.sort(arr, axis=1)
+        dup_rows = np.flatnonzero((srt[:, 1:] == srt[:, :-1]).any(axis=1))
+        if dup_rows.size:
+            u = int(dup_rows[0])
+            raise ValueError(
+                f"{name} has a repeated item in a user's list: user {u} has {arr[u].tolist()} "
+                f"({dup_rows.size} user(s) affected)."
+            )
+    return arr
+
+
+def _per_user_to_csr(lists, n_users: int, n_items: int, name: str) -> sp.csr_matrix:
+    if isinstance(lists, (str, bytes)) or not isinstance(lists, (Sequence, np.ndarray)):
+        raise TypeError(
+            f"{name} must be a sequence of per-user item-index sequences or a scipy.sparse matrix, "
+            f"got {type(lists).__name__}."
+        )
+    if len(lists) != n_users:
+        raise ValueError(f"{name} has {len(lists)} users but top_k has {n_users}.")
+    indptr = np.zeros(n_users + 1, dtype=np.int64)
+    chunks = []
+    for u, items in enumerate(lists):
+        row = np.asarray(items if items is not None else [], dtype=object if items is None else None).ravel()
+        if row.size and not np.issubdtype(row.dtype, np.integer):
+            if np.issubdtype(row.dtype, np.floating) and np.all(row == np.round(row)):
+                row = row.astype(np.int64)
+            else:
+                raise TypeError(f"{name}[{u}] must hold integer item indices, got {row.tolist()[:5]}.")
+        row = row.astype(np.int64)
+        if row.size:
+            if row.min() < 0 or row.max() >= n_items:
+                raise ValueError(
+                    f"{name}[{u}] holds item indices outside [0, n_items={n_items}): "
+                    f"min={int(row.min())}, max={int(row.max())}."
+                )
+            srt = np.sort(row)
+            if np.any(srt[1:] == srt[:-1]):
+                raise ValueError(f"{name}[{u}] lists an item more than once: {row.tolist()}.")
+            row = srt
+        chunks.append(row)
+        indptr[u + 1] = indptr[u] + row.size
+    indices = np.concatenate(chunks) if chunks else np.zeros(0, dtype=np.int64)
+    data = np.ones(indices.size, dtype=bool)
+    return sp.csr_matrix((data, indices, indptr), shape=(n_users, n_items))
+
+
+def check_item_sets(lists, *, n_users: int, n_items: int, name: str) -> sp.csr_matrix:
+    """Per-user item sets (sequences or a sparse 0/1 matrix) as a boolean CSR ``(n_users, n_items)``."""
+    if sp.issparse(lists):
+        mat = sp.csr_matrix(lists)
+        if mat.shape != (n_users, n_items):
+            raise ValueError(f"{name} has shape {mat.shape}; expected (n_users, n_items) = ({n_users}, {n_items}).")
+        mat.eliminate_zeros()
+        if mat.nnz and not np.all(mat.data == 1):
+            bad = mat.data[mat.data != 1][:5]
+            raise ValueError(f"{name} must be a 0/1 matrix; found values {bad.tolist()}.")
+        mat = mat.astype(bool)
+        mat.sort_indices()
+        return mat
+    if isinstance(lists, np.ndarray) and lists.ndim == 2 and lists.dtype != object and lists.shape == (n_users, n_items) \
+            and lists.dtype == bool:
+        return sp.csr_matrix(lists)
+    return _per_user_to_csr(lists, n_users, n_items, name)
+
+
+def check_scores(scores, *, n_users: int | None, n_items: int | None) -> np.ndarray:
+    arr = np.asarray(scores)
+    if arr.ndim != 2:
+        raise ValueError(f"scores must be 2-D (n_users, n_items), got shape {arr.shape}.")
+    if not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)):
+        raise TypeError(f"scores must be numeric, got dtype {arr.dtype}.")
+    arr = arr.astype(np.float64, copy=False)
+    if n_users is not None and arr.shape[0] != n_users:
+        raise ValueError(f"scores has {arr.shape[0]} users but top_k has {n_users}.")
+    if n_items is not None and arr.shape[1] != n_items:
+        raise ValueError(f"scores has {arr.shape[1]} items but n_items={n_items}.")
+    if np.isnan(arr).any():
+        u, i = np.argwhere(np.isnan(arr))[0]
+        raise ValueError(f"scores contains NaN (first at user {u}, item {i}); use -inf to exclude an item.")
+    if np.isposinf(arr).any():
+        u, i = np.argwhere(np.isposinf(arr))[0]
+        raise ValueError(f"scores contains +inf (user {u}, item {i}); scores must be finite or -inf.")
+    return arr
+
+
+def check_full_ranking(ranking, *, n_users: int | None, n_items: int) -> np.ndarray:
+    arr = _as_int_matrix(ranking, "ranking")
+    if n_users is not None and arr.shape[0] != n_users:
+        raise ValueError(f"ranking has {arr.shape[0]} users but top_k has {n_users}.")
+    if arr.shape[1] != n_items:
+        raise ValueError(f"ranking must rank all n_items={n_items} items per user, got {arr.shape[1]} columns.")
+    check_item_range(arr, n_items, "ranking")
+    srt = np.sort(arr, axis=1)
+    bad = np.flatnonzero((srt != np.arange(n_items)).any(axis=1))
+    if bad.size:
+        raise ValueError(f"ranking row {int(bad[0])} is not a permutation of 0..{n_items - 1}.")
+    return np.ascontiguousarray(arr)

@@ -1,0 +1,137 @@
+"""Agreement between measures: Kendall's τ-b over runs, with Benjamini–Hochberg correction.
+
+The thesis compares measures by how they rank a set of runs (recommenders, re-rankers,
+datasets). Scores are first oriented so that higher is better for every measure (measures
+where lower is fairer are negated), then every pair of measures gets Kendall's τ-b (which
+handles ties) and its p-value; the p-values of the whole matrix form one family for the
+Benjamini–Hochberg false-discovery-rate correction.
+"""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pandas as pd
+from scipy import stats
+
+from ._validation import UndefinedMeasureWarning
+from .registry import REGISTRY
+
+__all__ = ["orient", "kendall_matrix", "benjamini_hochberg"]
+
+
+def orient(results: pd.DataFrame, *, lower_is_better=None) -> pd.DataFrame:
+    """Negate the columns where lower is better, so that higher is better everywhere.
+
+    Columns named after registry measures take their direction from the registry; any
+    other column must be listed in ``lower_is_better`` or be known as higher-better by
+    being absent from it *and* passed in ``results`` deliberately (unknown names raise).
+
+    Examples
+    --------
+    >>> orient(pd.DataFrame({"NDCG": [0.1, 0.2], "x": [3.0, 1.0]}), lower_is_better=["x"])
+       NDCG    x
+    0   0.1 -3.0
+    1   0.2 -1.0
+    """
+    if not isinstance(results, pd.DataFrame):
+        raise TypeError(f"results must be a DataFrame (runs x measures), got {type(results).__name__}.")
+    lower = set(lower_is_better or ())
+    unknown = [c for c in results.columns if c not in REGISTRY and c not in lower and lower_is_better is None]
+    if unknown:
+        raise ValueError(f"columns {unknown} are not registry measures; say which are lower-is-better "
+                         "with lower_is_better=[...] (pass [] if none).")
+    out = results.astype(float).copy()
+    for c in out.columns:
+        spec = REGISTRY.get(c)
+        if c in lower or (spec is not None and not spec.higher_is_better and c not in (lower_is_better or ())):
+            out[c] = -out[c]
+    return out
+
+
+def benjamini_hochberg(pvalues, *, alpha: float = 0.05):
+    """Benjamini–Hochberg step-up procedure.
+
+    Returns ``(reject, adjusted)``: which hypotheses are rejected at FDR ``alpha`` and the
+    adjusted p-values (monotone, capped at 1), both shaped like ``pvalues``. NaN p-values
+    are left out of the family and stay NaN / not rejected.
+
+    Examples
+    --------
+    >>> reject, adj = benjamini_hochberg([0.01, 0.04, 0.03, 0.2])
+    >>> reject.tolist(), adj.round(4).tolist()
+    ([True, False, False, False], [0.04, 0.0533, 0.0533, 0.2])
+    """
+    p = np.asarray(pvalues, dtype=np.float64)
+    if not 0 < alpha < 1:
+        raise ValueError(f"alpha must be in (0, 1), got {alpha}.")
+    flat = p.ravel()
+    ok = ~np.isnan(flat)
+    if np.any((flat[ok] < 0) | (flat[ok] > 1)):
+        raise ValueError("p-values must lie in [0, 1].")
+    adjusted = np.full(flat.shape, np.nan)
+    q = flat[ok]
+    m = q.size
+    if m:
+        order = np.argsort(q, kind="stable")
+        ranked = q[order] * m / np.arange(1, m + 1)
+        ranked = np.minimum.accumulate(ranked[::-1])[::-1]
+        adj = np.empty(m)
+        adj[order] = np.minimum(ranked, 1.0)
+        adjusted[ok] = adj
+    reject = np.zeros(flat.shape, dtype=bool)
+    reject[ok] = adjusted[ok] <= alpha
+    return reject.reshape(p.shape), adjusted.reshape(p.shape)
+
+
+def kendall_matrix(results: pd.DataFrame, *, lower_is_better=None, alpha: float = 0.05):
+    """Kendall's τ-b between every pair of measures over the runs (rows) of ``results``.
+
+    Parameters
+    ----------
+    results : DataFrame, runs x measures
+        Scores of each run; columns named by registry measures are oriented automatically.
+    lower_is_better : list of str, optional
+        Extra columns to negate (see :func:`orient`).
+    alpha : float
+        FDR level of the Benjamini–Hochberg correction over the off-diagonal pairs.
+
+    Returns
+    -------
+    tau, pvalue, significant : DataFrames (measures x measures)
+        τ-b, raw two-sided p-values, and whether each pair is significant after BH. A pair
+        involving a constant measure has no τ (NaN, with an :class:`UndefinedMeasureWarning`).
+    """
+    oriented = orient(results, lower_is_better=lower_is_better)
+    if len(oriented) < 2:
+        raise ValueError(f"need at least 2 runs to rank, got {len(oriented)}.")
+    if oriented.isna().any().any():
+        bad = oriented.columns[oriented.isna().any()].tolist()
+        raise ValueError(f"results has NaN scores in {bad}; drop or fix those runs/measures first.")
+    cols = list(oriented.columns)
+    d = len(cols)
+    tau = np.eye(d)
+    pval = np.zeros((d, d))
+    constant = [c for c in cols if oriented[c].nunique() == 1]
+    if constant:
+        warnings.warn(f"measures {constant} are constant over the runs; their τ is undefined (NaN).",
+                      UndefinedMeasureWarning, stacklevel=2)
+    for a in range(d):
+        for b in range(a + 1, d):
+            if cols[a] in constant or cols[b] in constant:
+                t, pv = np.nan, np.nan
+            else:
+                t, pv = stats.kendalltau(oriented[cols[a]], oriented[cols[b]], variant="b")
+            tau[a, b] = tau[b, a] = t
+            pval[a, b] = pval[b, a] = pv
+    for c in constant:
+        i = cols.index(c)
+        tau[i, i], pval[i, i] = np.nan, np.nan
+    upper = np.triu_indices(d, 1)
+    reject, _ = benjamini_hochberg(pval[upper], alpha=alpha)
+    sig = np.zeros((d, d), dtype=bool)
+    sig[upper] = reject
+    sig = sig | sig.T
+    frame = lambda a: pd.DataFrame(a, index=cols, columns=cols)  # noqa: E731
+    return frame(tau), frame(pval), frame(sig)

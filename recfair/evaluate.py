@@ -1,0 +1,130 @@
+"""One entry point: compute any list of registered measures on one run."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import numpy as np
+import pandas as pd
+
+from ._validation import check_on_undefined
+from .registry import get
+from .run import Run
+
+__all__ = ["evaluate", "evaluate_per_user", "evaluate_run"]
+
+
+def _measure_list(measures) -> list[str]:
+    if isinstance(measures, str):
+        measures = [measures]
+    if not isinstance(measures, Iterable):
+        raise TypeError(f"measures must be a name or a list of names, got {type(measures).__name__}.")
+    measures = list(measures)
+    if not measures:
+        raise ValueError("measures is empty: name at least one measure.")
+    for name in measures:
+        get(name)
+    if len(set(measures)) != len(measures):
+        dup = sorted({m for m in measures if measures.count(m) > 1})
+        raise ValueError(f"measures lists {dup} more than once.")
+    return measures
+
+
+def _check_needs(run: Run, specs) -> None:
+    for spec in specs:
+        missing = [need for need in spec.needs if not run.has(need)]
+        if missing:
+            raise ValueError(f"{spec.key} needs {', '.join(missing)}, which the run does not have; pass "
+                             + ", ".join(f"{m}=" for m in missing) + ".")
+
+
+def _split_options(specs, options: dict) -> dict[str, dict]:
+    known = {opt for spec in specs for opt in spec.options}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(f"option(s) {unknown} are not parameters of any requested measure "
+                         f"(their parameters: {sorted(known) or 'none'}).")
+    return {spec.key: {o: v for o, v in options.items() if o in spec.options} for spec in specs}
+
+
+def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -> dict[str, float]:
+    """Like :func:`evaluate`, on an already validated :class:`~recfair.run.Run`."""
+    check_on_undefined(on_undefined)
+    names = _measure_list(measures)
+    specs = [get(name) for name in names]
+    _check_needs(run, specs)
+    per_spec = _split_options(specs, options)
+    return {spec.key: float(spec.compute(run, on_undefined=on_undefined, **per_spec[spec.key])) for spec in specs}
+
+
+def evaluate(topk, n_items, measures, *, k=None, relevant=None, scores=None, ranking=None, history=None,
+             on_undefined="warn", **options) -> dict[str, float]:
+    """Compute the named measures on one run; returns ``{name: score}`` in the order asked.
+
+    Parameters
+    ----------
+    topk : array-like of int, shape (n_users, >= k), or None
+        Users' recommended items in rank order (0-based item indices). ``None`` derives the
+        lists from ``scores`` or ``ranking``.
+    n_items : int
+        Catalogue size (every item of the dataset).
+    measures : str or list of str
+        Canonical names from :data:`recfair.REGISTRY`, e.g. ``["NDCG", "Jain_our"]``.
+    k : int, optional
+        Cut-off; defaults to the width of ``topk``.
+    relevant : sequences of int or scipy.sparse (n_users, n_items) 0/1, optional
+        Ground-truth relevant items per user.
+    scores : array-like (n_users, n_items), optional
+        Predicted scores (``-inf`` = excluded); the full ranking is their stable descending
+        sort, ties to the lower index, history last.
+    ranking : array-like of int (n_users, n_items), optional
+        An explicit full ranking instead of ``scores``.
+    history : sequences of int or sparse matrix, optional
+        Per-user excluded (train/validation) items.
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        What an undefined measure gives: NaN with a warning, NaN, or an error.
+    **options
+        Measure parameters (e.g. ``gamma``); each must belong to a requested measure.
+
+    Returns
+    -------
+    dict of str to float
+
+    Examples
+    --------
+    >>> evaluate([[0, 1], [1, 2]], 4, ["HR", "P"], relevant=[[1], [3]])
+    {'HR': 0.5, 'P': 0.25}
+    """
+    run = Run(topk, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
+              rounds=options.pop("rounds", None), user_attributes=options.pop("user_attributes", None),
+              item_features=options.pop("item_features", None))
+    return evaluate_run(run, measures, on_undefined=on_undefined, **options)
+
+
+def evaluate_per_user(topk, n_items, measures, *, users=None, k=None, relevant=None, scores=None, ranking=None,
+                      history=None, **options) -> pd.DataFrame:
+    """Per-user values of measures that score each user (e.g. the relevance measures).
+
+    Returns a DataFrame indexed by user (``users`` if given, else ``0..m-1``) with one column
+    per measure; a user's undefined value (e.g. recall without relevant items) is NaN.
+
+    Examples
+    --------
+    >>> evaluate_per_user([[0, 1], [1, 2]], 4, ["HR", "MRR"], relevant=[[1], [3]], users=[10, 11])
+            HR  MRR
+    user
+    10     1.0  0.5
+    11     0.0  0.0
+    """
+    run = Run(topk, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history)
+    names = _measure_list(measures)
+    specs = [get(name) for name in names]
+    no_per_user = [s.key for s in specs if s.per_user is None]
+    if no_per_user:
+        raise ValueError(f"{no_per_user} have no per-user values (they score the run as a whole).")
+    _check_needs(run, specs)
+    per_spec = _split_options(specs, options)
+    index = pd.RangeIndex(run.n_users, name="user") if users is None else pd.Index(np.asarray(users), name="user")
+    if len(index) != run.n_users:
+        raise ValueError(f"users has {len(index)} entries but the run has {run.n_users} users.")
+    return pd.DataFrame({s.key: s.per_user(run, **per_spec[s.key]) for s in specs}, index=index)

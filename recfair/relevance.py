@@ -1,0 +1,248 @@
+r"""Relevance (effectiveness) measures @k: HR, MRR, P, R, MAP, NDCG.
+
+All six read a run's top-:math:`k` lists and each user's set of relevant items
+:math:`R^*_u` (binary relevance), score every user, and average over the users given
+(the thesis evaluates test users only). The conventions are the thesis's (RecBole's):
+
+* :math:`\mathrm{P@}k` divides the hits by :math:`k`, :math:`\mathrm{R@}k` by :math:`|R^*_u|`;
+* MAP and NDCG are normalised by :math:`\min(|R^*_u|, k)`, so a user with fewer than
+  :math:`k` relevant items can still score 1;
+* the DCG discount is :math:`1/\log_2(j+1)` at rank :math:`j`.
+
+A user with no relevant item has no recall, MAP or NDCG (0/0); HR, MRR and P are 0 for
+such a user. An undefined per-user value makes the mean undefined, handled by the
+``on_undefined`` policy (warn and return NaN by default).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._validation import check_on_undefined, undefined
+from .run import Run
+
+__all__ = ["hit_rate", "mrr", "precision", "recall", "average_precision", "ndcg"]
+
+
+def _hits(run: Run) -> np.ndarray:
+    return run.hits
+
+
+def _hr_per_user(run: Run) -> np.ndarray:
+    return _hits(run).any(axis=1).astype(np.float64)
+
+
+def _mrr_per_user(run: Run) -> np.ndarray:
+    hits = _hits(run)
+    first = hits.argmax(axis=1)
+    return np.where(hits.any(axis=1), 1.0 / (first + 1.0), 0.0)
+
+
+def _precision_per_user(run: Run) -> np.ndarray:
+    return _hits(run).sum(axis=1) / run.k
+
+
+def _divide_or_nan(num: np.ndarray, den: np.ndarray) -> np.ndarray:
+    out = np.full(num.shape, np.nan)
+    np.divide(num, den, out=out, where=den > 0)
+    return out
+
+
+def _recall_per_user(run: Run) -> np.ndarray:
+    return _divide_or_nan(_hits(run).sum(axis=1).astype(np.float64), run.n_relevant.astype(np.float64))
+
+
+def _ap_per_user(run: Run) -> np.ndarray:
+    hits = _hits(run).astype(np.float64)
+    precision_at_j = np.cumsum(hits, axis=1) / np.arange(1, run.k + 1)
+    return _divide_or_nan((hits * precision_at_j).sum(axis=1), np.minimum(run.n_relevant, run.k).astype(np.float64))
+
+
+def _discounts(k: int) -> np.ndarray:
+    return 1.0 / np.log2(np.arange(2, k + 2))
+
+
+def _ndcg_per_user(run: Run) -> np.ndarray:
+    disc = _discounts(run.k)
+    dcg = _hits(run) @ disc
+    ideal = np.concatenate([[0.0], np.cumsum(disc)])[np.minimum(run.n_relevant, run.k)]
+    return _divide_or_nan(dcg, ideal)
+
+
+def _mean(name: str, values: np.ndarray, on_undefined: str) -> float:
+    check_on_undefined(on_undefined)
+    if values.size == 0:
+        return undefined(name, "there are no users", on_undefined)
+    missing = np.isnan(values)
+    if missing.any():
+        return undefined(
+            name, f"{int(missing.sum())} user(s) have no relevant item (0/0)", on_undefined
+        )
+    return float(values.mean())
+
+
+def _public(name: str, kernel, top_k, relevant, n_items, k, on_undefined) -> float:
+    run = Run(top_k, n_items, k=k, relevant=relevant)
+    return _mean(name, kernel(run), on_undefined)
+
+
+def hit_rate(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Hit rate @k: the share of users with at least one relevant item in their top-k.
+
+    Higher is better.
+
+    .. math::
+
+        \mathrm{HR@}k = \frac{1}{m}\sum_{u \in U} \mathbb{1}\bigl[R^k_u \cap R^*_u \neq \emptyset\bigr]
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (n_users, >= k)
+        Each user's recommended items in rank order, 0-based indices in ``[0, n_items)``.
+    relevant : sequence of sequences of int, or scipy.sparse matrix (n_users, n_items)
+        Each user's relevant items :math:`R^*_u`.
+    n_items : int
+        Catalogue size :math:`n`.
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        Policy when there are no users: NaN with a warning, NaN, or an error.
+
+    Returns
+    -------
+    score : float
+        In [0, 1]; 1 when every user gets a hit.
+
+    Examples
+    --------
+    >>> hit_rate([[0, 1], [2, 3]], [[1], [4]], n_items=5)
+    0.5
+    """
+    return _public("HR", _hr_per_user, top_k, relevant, n_items, k, on_undefined)
+
+
+def mrr(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Mean reciprocal rank @k of the first relevant item (0 for a user with no hit).
+
+    Higher is better.
+
+    .. math::
+
+        \mathrm{MRR@}k = \frac{1}{m}\sum_{u \in U} \frac{1}{\min\{j \le k : r_{u,j} = 1\}}
+
+    Parameters are those of :func:`hit_rate`.
+
+    Returns
+    -------
+    score : float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> mrr([[0, 1], [2, 3]], [[1], [4]], n_items=5)
+    0.25
+    """
+    return _public("MRR", _mrr_per_user, top_k, relevant, n_items, k, on_undefined)
+
+
+def precision(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Precision @k: relevant items in the top-k, divided by k.
+
+    Higher is better.
+
+    .. math::
+
+        \mathrm{P@}k = \frac{1}{m}\sum_{u \in U} \frac{|R^k_u \cap R^*_u|}{k}
+
+    Parameters are those of :func:`hit_rate`.
+
+    Returns
+    -------
+    score : float
+        In [0, 1]; 1 only if every user has at least k relevant items.
+
+    Examples
+    --------
+    >>> precision([[0, 1], [2, 3]], [[0, 1], [4]], n_items=5)
+    0.5
+    """
+    return _public("P", _precision_per_user, top_k, relevant, n_items, k, on_undefined)
+
+
+def recall(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Recall @k: relevant items in the top-k, divided by the user's number of relevant items.
+
+    Higher is better.
+
+    .. math::
+
+        \mathrm{R@}k = \frac{1}{m}\sum_{u \in U} \frac{|R^k_u \cap R^*_u|}{|R^*_u|}
+
+    Parameters are those of :func:`hit_rate`; ``on_undefined`` also applies when a user
+    has no relevant item (0/0).
+
+    Returns
+    -------
+    score : float
+        In [0, 1]; 1 only if no user has more than k relevant items.
+
+    Examples
+    --------
+    >>> recall([[0, 1], [2, 3]], [[0, 4], [2]], n_items=5)
+    0.75
+    >>> recall([[0, 1]], [[]], n_items=5, on_undefined="nan")
+    nan
+    """
+    return _public("R", _recall_per_user, top_k, relevant, n_items, k, on_undefined)
+
+
+def average_precision(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Mean average precision @k, normalised by :math:`\min(|R^*_u|, k)`.
+
+    Higher is better.
+
+    .. math::
+
+        \mathrm{MAP@}k = \frac{1}{m}\sum_{u \in U} \frac{1}{\min(|R^*_u|, k)}
+        \sum_{j=1}^{k} r_{u,j}\, \mathrm{P@}j(u)
+
+    Parameters are those of :func:`hit_rate`; ``on_undefined`` also applies when a user
+    has no relevant item.
+
+    Returns
+    -------
+    score : float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> average_precision([[0, 1, 2]], [[1, 2]], n_items=5)  # (1/2 + 2/3) / 2
+    0.5833333333333333
+    """
+    return _public("MAP", _ap_per_user, top_k, relevant, n_items, k, on_undefined)
+
+
+def ndcg(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Normalised discounted cumulative gain @k with binary gains and a log2 discount.
+
+    Higher is better.
+
+    .. math::
+
+        \mathrm{NDCG@}k = \frac{1}{m}\sum_{u \in U}
+        \frac{\sum_{j=1}^{k} r_{u,j} / \log_2(j+1)}{\sum_{j=1}^{\min(|R^*_u|, k)} 1/\log_2(j+1)}
+
+    Parameters are those of :func:`hit_rate`; ``on_undefined`` also applies when a user
+    has no relevant item.
+
+    Returns
+    -------
+    score : float
+        In [0, 1].
+
+    Examples
+    --------
+    >>> round(ndcg([[0, 1, 2]], [[1, 2]], n_items=5), 6)  # (1/log2(3) + 1/2) / (1 + 1/log2(3))
+    0.693426
+    """
+    return _public("NDCG", _ndcg_per_user, top_k, relevant, n_items, k, on_undefined)

@@ -1,0 +1,194 @@
+"""A validated recommendation run: what every measure reads.
+
+A run is the top-``k`` lists of ``m`` users over a catalogue of ``n_items`` items (0-based
+indices), plus whatever optional inputs a measure needs: each user's relevant items, full
+scores or an explicit full ranking, each user's history, user attributes, item
+representations. :class:`Run` validates once and derives lazily (hits, counts, rankings),
+so that :func:`recfair.evaluate` computes many measures without repeating work.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._validation import (
+    check_full_ranking,
+    check_item_sets,
+    check_positive_int,
+    check_scores,
+    check_top_k,
+)
+from .ranking import mask_history, top_k_from_scores
+
+__all__ = ["Run", "INPUTS"]
+
+#: Names of the inputs a measure can need (the registry's ``needs`` field uses these).
+INPUTS = ("top_k", "relevant", "ranking", "scores", "history", "user_attributes", "item_features", "rounds")
+
+
+class Run:
+    """One recommender's output for ``m`` users, validated.
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (n_users, >= k), or None
+        Each row is a user's list in rank order. ``None`` derives it from ``ranking`` or ``scores``.
+    n_items : int
+        Catalogue size ``n`` (every item of the dataset, recommended or not).
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k`` (or 10 when ``top_k`` is derived).
+    relevant : sequence of sequences of int, or scipy.sparse matrix (n_users, n_items), optional
+        Ground-truth relevant items of each user (binary relevance).
+    scores : array-like of float, shape (n_users, n_items), optional
+        Predicted scores; ``-inf`` marks an excluded item. The full ranking is their stable
+        descending sort (ties to the lower index, history last).
+    ranking : array-like of int, shape (n_users, n_items), optional
+        An explicit full ranking instead of ``scores``.
+    history : sequence of sequences of int, or sparse matrix, optional
+        Items each user interacted with in training/validation; they sink to the bottom of
+        the ranking and may not appear in ``top_k``.
+    rounds : array-like of int, shape (W, n_users, >= k), optional
+        Top-k lists of ``W`` recommendation rounds (multi-round measures); round 0 must equal ``top_k``.
+    user_attributes : pandas.DataFrame or mapping, optional
+        One row per user (sensitive attributes for user-group measures).
+    item_features : array-like, shape (n_items, d), optional
+        Item representations (e.g. for VoCD).
+    """
+
+    def __init__(self, top_k, n_items, *, k=None, relevant=None, scores=None, ranking=None,
+                 history=None, rounds=None, user_attributes=None, item_features=None):
+        self.n_items = check_positive_int(n_items, "n_items")
+        if scores is not None and ranking is not None:
+            raise ValueError("give either scores or ranking, not both.")
+        n_users = None if top_k is None else _n_rows(top_k, "top_k")
+        self.history = None
+        if scores is not None:
+            scores = check_scores(scores, n_users=n_users, n_items=self.n_items)
+            n_users = scores.shape[0]
+        if ranking is not None:
+            ranking = check_full_ranking(ranking, n_users=n_users, n_items=self.n_items)
+            n_users = ranking.shape[0]
+        if top_k is None and scores is None and ranking is None:
+            raise ValueError("a run needs top_k, scores or ranking.")
+        if n_users is None:
+            n_users = _n_rows(top_k, "top_k")
+        if history is not None:
+            self.history = check_item_sets(history, n_users=n_users, n_items=self.n_items, name="history")
+        if scores is not None:
+            scores = mask_history(scores, self.history)
+        self.scores = scores
+        self._ranking = ranking
+
+        if top_k is None:
+            k = 10 if k is None else check_positive_int(k, "k")
+            if k > self.n_items:
+                raise ValueError(f"k={k} exceeds n_items={self.n_items}.")
+            top_k = ranking[:, :k] if ranking is not None else top_k_from_scores(scores, k)
+        self.top_k = check_top_k(top_k, n_items=self.n_items, k=k)
+        self.n_users, self.k = self.top_k.shape
+        if ranking is not None and not np.array_equal(ranking[:, : self.k], self.top_k):
+            u = int(np.flatnonzero((ranking[:, : self.k] != self.top_k).any(axis=1))[0])
+            raise ValueError(f"top_k disagrees with the first k={self.k} items of ranking (first at user {u}).")
+        if scores is not None:
+            expected = top_k_from_scores(scores, self.k)
+            if not np.array_equal(expected, self.top_k):
+                u = int(np.flatnonzero((expected != self.top_k).any(axis=1))[0])
+                raise ValueError(
+                    f"top_k disagrees with the stable descending sort of scores (first at user {u}: "
+                    f"top_k {self.top_k[u].tolist()} vs scores {expected[u].tolist()})."
+                )
+        if self.history is not None and self.history.nnz:
+            in_hist = contains(self.history, self.top_k)
+            if in_hist.any():
+                u = int(np.flatnonzero(in_hist.any(axis=1))[0])
+                raise ValueError(f"top_k recommends a history item to user {u}; history items must be excluded.")
+
+        self.relevant = None
+        if relevant is not None:
+            self.relevant = check_item_sets(relevant, n_users=self.n_users, n_items=self.n_items, name="relevant")
+
+        self.rounds = None
+        if rounds is not None:
+            arr = np.asarray(rounds)
+            if arr.ndim != 3:
+                raise ValueError(f"rounds must be 3-D (W, n_users, k), got shape {arr.shape}.")
+            if arr.shape[1] != self.n_users:
+                raise ValueError(f"rounds has {arr.shape[1]} users but top_k has {self.n_users}.")
+            self.rounds = np.stack([check_top_k(r, n_items=self.n_items, k=self.k, name="rounds") for r in arr])
+        self.user_attributes = user_attributes
+        if user_attributes is not None and len(user_attributes) != self.n_users:
+            raise ValueError(f"user_attributes has {len(user_attributes)} rows but top_k has {self.n_users} users.")
+        self.item_features = None
+        if item_features is not None:
+            feats = np.asarray(item_features, dtype=np.float64)
+            if feats.ndim != 2 or feats.shape[0] != self.n_items:
+                raise ValueError(f"item_features must have shape (n_items={self.n_items}, d), got {feats.shape}.")
+            if not np.all(np.isfinite(feats)):
+                raise ValueError("item_features contains NaN or infinite values.")
+            self.item_features = feats
+
+    def __repr__(self) -> str:
+        extra = [name for name in ("relevant", "scores", "history", "rounds") if getattr(self, name) is not None]
+        if self._ranking is not None:
+            extra.append("ranking")
+        return f"Run(n_users={self.n_users}, n_items={self.n_items}, k={self.k}, with={extra})"
+
+    def has(self, name: str) -> bool:
+        """Whether the input ``name`` (one of :data:`INPUTS`) is available."""
+        if name == "top_k":
+            return True
+        if name == "ranking":
+            return self._ranking is not None or self.scores is not None
+        return getattr(self, name) is not None
+
+    @cached_property
+    def ranking(self) -> np.ndarray:
+        """Full ranking ``(n_users, n_items)``, from ``ranking`` or the stable sort of ``scores``."""
+        if self._ranking is not None:
+            return self._ranking
+        if self.scores is None:
+            raise ValueError("this run has no full ranking: pass scores or ranking.")
+        return np.argsort(-self.scores, axis=1, kind="stable")
+
+    @cached_property
+    def hits(self) -> np.ndarray:
+        """Bool ``(n_users, k)``: is the item in that slot relevant to its user?"""
+        return contains(self._need_relevant(), self.top_k)
+
+    @cached_property
+    def n_relevant(self) -> np.ndarray:
+        """Number of relevant items of each user, ``(n_users,)``."""
+        return np.diff(self._need_relevant().indptr).astype(np.int64)
+
+    @cached_property
+    def counts(self) -> np.ndarray:
+        """``c_i``: number of users whose top-k contains item ``i``, ``(n_items,)``."""
+        return np.bincount(self.top_k.ravel(), minlength=self.n_items).astype(np.int64)
+
+    def _need_relevant(self) -> sp.csr_matrix:
+        if self.relevant is None:
+            raise ValueError("this measure needs the relevant items of each user: pass relevant=.")
+        return self.relevant
+
+
+def contains(sets: sp.csr_matrix, items: np.ndarray) -> np.ndarray:
+    """Bool array shaped like ``items`` ``(n_users, j)``: is ``items[u, j]`` in row ``u`` of ``sets``?"""
+    m, n = sets.shape
+    rows = np.repeat(np.arange(m, dtype=np.int64), np.diff(sets.indptr))
+    # one sorted key per (user, item) pair turns membership into a binary search
+    keys = rows * n + sets.indices.astype(np.int64)
+    query = np.arange(m, dtype=np.int64)[:, None] * n + items
+    if keys.size == 0:
+        return np.zeros(items.shape, dtype=bool)
+    pos = np.minimum(np.searchsorted(keys, query), keys.size - 1)
+    return keys[pos] == query
+
+
+def _n_rows(values, name: str) -> int:
+    try:
+        return len(values)
+    except TypeError:
+        raise TypeError(f"{name} must be array-like, got {type(values).__name__}.") from None

@@ -1,0 +1,59 @@
+"""The registry is complete and consistent (sklearn test_common style)."""
+
+import inspect
+
+import numpy as np
+import pytest
+
+import recfair as rf
+from recfair.registry import ALL_MEASURES, REGISTRY, get, names, table
+from recfair.run import INPUTS
+
+SPECS = list(ALL_MEASURES)
+
+
+def test_keys_unique_and_indexed():
+    assert len(REGISTRY) == len(ALL_MEASURES)
+    assert names("relevance") == ["HR", "MRR", "P", "R", "MAP", "NDCG"]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_record_is_complete(spec):
+    assert set(spec.needs) <= set(INPUTS)
+    assert spec.version in {"original", "corrected", "single"}
+    assert spec.range[0] < spec.range[1]
+    assert spec.formula and spec.description and spec.reference and spec.undefined
+    doc = inspect.getdoc(spec.func)
+    assert doc and ".. math::" in doc and ">>>" in doc
+    sentence = "Higher is" if spec.higher_is_better else "Lower is"
+    assert sentence in doc
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_returns_float_in_range_on_random_runs(spec):
+    rng = np.random.default_rng(0)
+    m, n, k = 30, 25, 5
+    top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
+    rel = [rng.choice(n, rng.integers(1, 8), replace=False) for _ in range(m)]
+    value = rf.evaluate(top, n, [spec.key], relevant=rel)[spec.key]
+    assert isinstance(value, float)
+    assert spec.range[0] <= value <= spec.range[1]
+
+
+@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+def test_user_order_invariance(spec):
+    rng = np.random.default_rng(1)
+    m, n, k = 20, 15, 4
+    top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
+    rel = [rng.choice(n, 3, replace=False) for _ in range(m)]
+    perm = rng.permutation(m)
+    a = rf.evaluate(top, n, [spec.key], relevant=rel)[spec.key]
+    b = rf.evaluate(top[perm], n, [spec.key], relevant=[rel[i] for i in perm])[spec.key]
+    assert a == pytest.approx(b, abs=1e-12)
+
+
+def test_get_and_table():
+    with pytest.raises(ValueError, match="known measures: HR"):
+        get("nDCG")
+    t = table("relevance")
+    assert list(t.index) == names("relevance") and set(t["direction"]) == {"↑"}
