@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["set_book_style", "tau_heatmap"]
+__all__ = ["set_book_style", "tau_heatmap", "plot_achievable_range"]
 
 
 def set_book_style() -> None:
@@ -39,4 +39,97 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
     ax.set(xlabel="", ylabel="")
     if title:
         ax.set_title(title)
+    return ax
+
+
+def plot_achievable_range(ax, name: str, *, n_users: int, n_items: int, k_max: int, highlight_k=None):
+    """Draw the achievable band of measure ``name`` against k (1..k_max) on ``ax``; return ``ax``.
+
+    The band runs from the score of the most unfair to that of the most fair achievable top-k
+    lists (:func:`recfair.bounds.achievable`); dashed lines mark the theoretical range, and a
+    dotted line marks ``k = n / m`` where the slots ``km`` equal the catalogue. The title states (m, n); no show.
+    """
+    from .bounds import achievable
+    from .registry import get
+
+    spec = get(name)
+    ks = np.arange(1, min(k_max, n_items) + 1)
+    bands = [achievable(name, n_users, n_items, int(k)) for k in ks]
+    unfair = np.array([b.most_unfair for b in bands], dtype=float)
+    fair = np.array([b.most_fair for b in bands], dtype=float)
+    ax.fill_between(ks, unfair, fair, alpha=0.3, step="mid", label="achievable")
+    ax.plot(ks, fair, marker="o", ms=3, lw=1, label="most fair")
+    ax.plot(ks, unfair, marker="v", ms=3, lw=1, label="most unfair")
+    for level in spec.range:
+        if np.isfinite(level):
+            ax.axhline(level, ls="--", lw=0.8, color="grey")
+    if n_items / n_users <= ks[-1]:
+        ax.axvline(n_items / n_users, ls=":", lw=1, color="grey")
+    if highlight_k is not None:
+        ax.axvline(highlight_k, color="k", lw=1.2)
+    better = "higher" if spec.higher_is_better else "lower"
+    ax.set(xlabel="list length k", ylabel=f"{name} ({better} is fairer)",
+           title=f"m = {n_users}, n = {n_items}")
+    ax.legend(fontsize="small", loc="best")
+    return ax
+
+
+def plot_item_vectors(ax, top_k, *, n_items: int, item_features, alpha: float = 2.0, beta: float = 0.0):
+    """Draw 2-D item representations as arrows and join the alpha-similar recommended pairs; return ``ax``.
+
+    Each arrow is an item's direction (its length does not matter for cosine similarity),
+    labelled with its count :math:`c_i`; unrecommended items are grey. A line joins every pair
+    of recommended items whose cosine distance is at most ``alpha`` (within 1e-12, as in
+    :func:`recfair.vocd`): the set :math:`A` of VoCD. The title gives :func:`recfair.vocd` of
+    ``top_k`` with these features (NaN when :math:`A` is empty). No show.
+    """
+    from matplotlib.patches import Circle
+
+    from .item_exposure import vocd
+
+    top_k = np.asarray(top_k)
+    feats = np.asarray(item_features, dtype=float)
+    if feats.shape != (n_items, 2):
+        raise ValueError(f"item_features must have shape (n_items={n_items}, 2) to be drawn, got {feats.shape}.")
+    unit = feats / np.linalg.norm(feats, axis=1, keepdims=True)
+    counts = np.bincount(top_k.ravel(), minlength=n_items)
+    shown = np.flatnonzero(counts)
+    cosine_distance = 1.0 - unit @ unit.T
+    ax.add_patch(Circle((0, 0), 1.0, fill=False, lw=0.6, color="lightgrey"))
+    for a, i in enumerate(shown):
+        for j in shown[a + 1:]:
+            if cosine_distance[i, j] <= alpha + 1e-12:
+                ax.plot(*zip(unit[i], unit[j]), color="C3", lw=2, alpha=0.7, zorder=1)
+    for i, (x, y) in enumerate(unit):
+        colour = "C0" if counts[i] else "grey"
+        ax.annotate("", xy=(x, y), xytext=(0, 0), zorder=2,
+                    arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 1.5})
+        ax.text(1.22 * x, 1.22 * y, f"$i_{{{i + 1}}}$\n$c={counts[i]}$", ha="center", va="center",
+                fontsize="small", color=colour)
+    score = vocd(top_k, n_items=n_items, alpha=alpha, beta=beta, item_features=feats, on_undefined="nan")
+    ax.set(xlim=(-1.5, 1.5), ylim=(-1.5, 1.5), aspect="equal", xticks=[], yticks=[],
+           title=f"α = {alpha:g}, β = {beta:g}: VoCD = {score:.3f}")
+    ax.grid(False)
+    return ax
+
+
+def plot_iid_constant(ax, *, ks=(1, 5, 10, 20), gamma: float = 0.8, n_range=(10, 10_000), points=None):
+    """Draw the single-round II-D constant against the catalogue size ``n`` (log-log); return ``ax``.
+
+    One line per list length in ``ks``, from :func:`recfair.bounds.iid_single_round`, over
+    ``n`` in ``n_range`` (only ``n >= k``). ``points`` optionally maps a label to
+    ``(n, value)``, marked with a cross (e.g. published values). No show.
+    """
+    from .bounds import iid_single_round
+
+    n_all = np.unique(np.geomspace(n_range[0], n_range[1], 200).astype(int))
+    for k in ks:
+        n_k = n_all[n_all >= k]
+        ax.plot(n_k, [iid_single_round(int(n), int(k), gamma) for n in n_k], label=f"k = {k}")
+    for label, (n, value) in (points or {}).items():
+        ax.plot([n], [value], marker="x", color="k", ms=7, ls="none")
+        ax.annotate(label, (n, value), textcoords="offset points", xytext=(4, 4), fontsize="x-small")
+    ax.set(xscale="log", yscale="log", xlabel="catalogue size n",
+           ylabel="II-D of any single round (lower is fairer)", title=f"γ = {gamma:g}")
+    ax.legend(fontsize="small", loc="lower left")
     return ax

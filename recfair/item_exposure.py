@@ -1,0 +1,1424 @@
+r"""Exposure-based individual item fairness (thesis Ch. 2, Paper 1): Jain, QF, Ent, Gini(-w), FSat, VoCD, II-D, AI-D.
+
+Shared inputs: ``top_k``, an ``(m, k)`` int array whose row ``u`` is user ``u``'s ranked
+list of distinct item indices in ``[0, n_items)``, and ``n_items`` (:math:`n`), the size of
+the **whole catalogue**, recommended or not. No measure here uses relevance. The count
+:math:`c_i` is the number of users whose list contains item :math:`i`, so
+:math:`\sum_i c_i = km`. Multi-round measures (Gini, Gini-w, II-D, AI-D) also accept
+``rounds``, an ``(W, m, k)`` array whose round 0 equals ``top_k``; VoCD may take
+``item_features``.
+
+Each measure has an original version (as published) and, where the thesis gives one, a
+``_corrected`` version: min-max rescaled to the scores of the most unfair and most fair
+recommendations achievable with :math:`km` slots (:mod:`recfair.bounds`). Corrected scores
+within 1e-12 of 0 or 1 are snapped to exactly 0 or 1 and never clipped, so the corrected
+FSat can be negative (the thesis's minimum ``k/n`` is not the true minimum).
+
+Undefined values (0/0, log 0, no item pairs, an empty achievable range) follow the one
+policy ``on_undefined`` in ``{"warn", "nan", "raise"}``: NaN with an
+:class:`~recfair.UndefinedMeasureWarning` (default), NaN silently, or an
+:class:`~recfair.UndefinedMeasureError`. With no users (``m = 0``) there are no slots and
+every measure here is undefined.
+
+>>> import recfair as rf
+>>> top_k = [[0, 1], [1, 2], [0, 2]]
+>>> rf.jain_index(top_k, n_items=4), rf.jain_index_corrected(top_k, n_items=4)
+(0.75, 0.625)
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from . import bounds as _b
+from ._validation import check_on_undefined, check_top_k, undefined
+from .examination import check_gamma
+from .examination import dcg as _dcg_weights
+
+__all__ = [
+    "jain_index", "jain_index_corrected",
+    "qualification_fairness", "qualification_fairness_corrected",
+    "item_entropy", "item_entropy_defined", "item_entropy_corrected",
+    "gini_index", "gini_index_corrected", "gini_index_weighted", "gini_index_weighted_corrected",
+    "fraction_satisfied", "fraction_satisfied_corrected",
+    "vocd", "ii_disparity", "ai_disparity",
+]
+
+_SNAP = 1e-12
+_NO_SLOTS = "there are no recommendation slots (n_users == 0)"
+
+# --------------------------------------------------------------------------- shared docs
+
+_REF_THESIS = ("T. V. Rampisela, M. Maistro, T. Ruotsalo, C. Lioma (2024). Evaluation measures of\n"
+               "           individual item fairness for recommender systems: a critical study.\n"
+               "           ACM Trans. Recomm. Syst. (thesis Ch. 2)")
+_DOC = {
+    "<<top_k>>": """top_k : array-like of int, shape (n_users, >= k)
+        Item indices in ``[0, n_items)``, distinct within a row; row ``u`` is user ``u``'s
+        ranked list.
+    n_items : int
+        Size of the catalogue :math:`n` (all items of the dataset, recommended or not).
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.""",
+    "<<rounds>>": """rounds : array-like of int, shape (W, n_users, >= k), optional
+        Top-k lists of ``W`` recommendation rounds; ``rounds[0]`` must equal ``top_k``.
+        Default: the single round ``top_k``.""",
+    "<<on_undefined>>": """on_undefined : {"warn", "nan", "raise"}, default="warn"
+        Policy when the measure is undefined (see Notes): NaN with an
+        :class:`~recfair.UndefinedMeasureWarning`, NaN silently, or an
+        :class:`~recfair.UndefinedMeasureError`.""",
+    "<<thesis>>": _REF_THESIS,
+}
+
+
+def _fill_doc(func):
+    doc = func.__doc__
+    for token, text in _DOC.items():
+        doc = doc.replace(token, text)
+    func.__doc__ = doc
+    return func
+
+
+# --------------------------------------------------------------------------- validation
+
+def _real(value, name: str) -> float:
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
+        raise ValueError(f"{name} must be a finite real number, got {value!r}.")
+    return float(value)
+
+
+def _check_alpha(alpha) -> float:
+    alpha = _real(alpha, "alpha")
+    if not 0.0 <= alpha <= 2.0:
+        raise ValueError(f"alpha must lie in [0, 2] (cosine distances do), got {alpha}.")
+    return alpha
+
+
+def _check_beta(beta) -> float:
+    beta = _real(beta, "beta")
+    if not 0.0 <= beta < 1.0:
+        raise ValueError(f"beta must lie in [0, 1), got {beta}.")
+    return beta
+
+
+def _check_base(base):
+    if base is None:
+        return None
+    base = _real(base, "base")
+    if base <= 1.0:
+        raise ValueError(f"base must be > 1, got {base}.")
+    return base
+
+
+def _check_rounds(rounds, top_k: np.ndarray, n_items: int, name: str = "rounds", *,
+                  lists_checked: bool = False) -> np.ndarray | None:
+    """``rounds`` as a validated ``(W, m, k)`` int array whose round 0 is ``top_k`` (or None).
+
+    ``lists_checked=True`` skips the per-round list checks (a :class:`~recfair.run.Run` did them).
+    """
+    if rounds is None:
+        return None
+    arr = rounds if isinstance(rounds, np.ndarray) else np.asarray(rounds)
+    if arr.ndim != 3:
+        raise ValueError(f"{name} must be 3-D (W, n_users, k), got an array with shape {arr.shape}.")
+    if arr.shape[0] < 1:
+        raise ValueError(f"{name} must hold at least one round, got shape {arr.shape}.")
+    m, k = top_k.shape
+    if arr.shape[1] != m:
+        raise ValueError(f"{name} has {arr.shape[1]} users per round but top_k has {m}.")
+    if lists_checked and arr.shape[2] == k and np.issubdtype(arr.dtype, np.integer):
+        arr = arr.astype(np.int64, copy=False)
+    else:
+        arr = np.stack([check_top_k(r, n_items=n_items, k=k, name=f"{name}[{w}]") for w, r in enumerate(arr)])
+    diff = arr[0] != top_k
+    if diff.any():
+        u = int(np.flatnonzero(diff.any(axis=1))[0])
+        raise ValueError(f"{name}[0] must equal top_k (round 1 is the run's lists); they differ first at user {u}: "
+                         f"{arr[0, u].tolist()} vs {top_k[u].tolist()}.")
+    return arr
+
+
+def _check_features(item_features, n_items: int) -> np.ndarray | None:
+    if item_features is None:
+        return None
+    feats = np.asarray(item_features, dtype=np.float64)
+    if feats.ndim != 2 or feats.shape[0] != n_items:
+        raise ValueError(f"item_features must have shape (n_items={n_items}, d), got {feats.shape}.")
+    if not np.all(np.isfinite(feats)):
+        raise ValueError("item_features contains NaN or infinite values.")
+    return feats
+
+
+def _lists(top_k, rounds) -> np.ndarray:
+    """All lists as one ``(W*m, k)`` array: a round is, for exposure totals, just more users."""
+    return top_k if rounds is None else rounds.reshape(-1, rounds.shape[-1])
+
+
+# --------------------------------------------------------------------------- kernels (last axis)
+
+def _counts(top_k: np.ndarray, n_items: int) -> np.ndarray:
+    return np.bincount(top_k.ravel(), minlength=n_items)
+
+
+def _dcg_exposure(lists: np.ndarray, n_items: int) -> np.ndarray:
+    w = _dcg_weights(np.arange(1, lists.shape[1] + 1))
+    return np.bincount(lists.ravel(), weights=np.tile(w, lists.shape[0]), minlength=n_items)
+
+
+def _jain(counts, slots: int, n: int):
+    counts = np.asarray(counts, dtype=np.float64)
+    return float(slots) ** 2 / (n * np.einsum("...i,...i->...", counts, counts))
+
+
+def _qf(counts, n: int):
+    return np.count_nonzero(counts, axis=-1) / n
+
+
+def _entropy(counts, slots: int, ln_base: float, *, defined: bool):
+    p = np.asarray(counts, dtype=np.float64) / slots
+    shown = p > 0
+    terms = np.zeros_like(p)
+    terms[shown] = -p[shown] * np.log(p[shown])
+    value = terms.sum(axis=-1) / ln_base
+    if defined:
+        return value
+    # the original sums over all n items: an unshown item gives 0 * log 0, which is NaN (L3)
+    return np.where(shown.all(axis=-1), value, np.nan)
+
+
+def _gini(exposure):
+    x = np.sort(np.asarray(exposure, dtype=np.float64), axis=-1)
+    n = x.shape[-1]
+    coef = 2.0 * np.arange(1, n + 1) - n - 1.0
+    return (x @ coef) / (n * x.sum(axis=-1))
+
+
+def _fsat(counts, slots: int, n: int):
+    return np.count_nonzero(np.asarray(counts) >= slots // n, axis=-1) / n
+
+
+def _vocd_sorted(counts: np.ndarray, beta: float) -> tuple[float, int]:
+    r"""Sum of :math:`\max(CD-\beta, 0)` over all unordered pairs of shown items, and the pair count.
+
+    With the shown counts sorted ascending, :math:`c_{(1)} \le \dots \le c_{(R)}`, the pair
+    :math:`(i, j)`, :math:`i < j`, contributes :math:`1 - \beta - c_{(i)}/c_{(j)}` exactly when
+    :math:`c_{(i)} < (1-\beta)\,c_{(j)}`, i.e. for the first :math:`t_j` items. Hence
+
+    .. math:: \sum_j \Bigl(t_j(1-\beta) - \frac{S_{t_j}}{c_{(j)}}\Bigr),
+
+    with :math:`S_t` the sum of the :math:`t` smallest counts (for :math:`\beta = 0`,
+    :math:`t_j` counts the strictly smaller counts and ties add 0).
+    """
+    c = np.sort(counts[counts > 0]).astype(np.float64)
+    size = c.size
+    prefix = np.concatenate(([0.0], np.cumsum(c)))
+    t = np.searchsorted(c, (1.0 - beta) * c, side="left")
+    total = float((t * (1.0 - beta) - prefix[t] / c).sum())
+    return total, size * (size - 1) // 2
+
+
+def _vocd_features(counts: np.ndarray, feats: np.ndarray, alpha: float, beta: float,
+                   block: int = 1024) -> tuple[float, int]:
+    """Blocked pairwise VoCD over shown items whose cosine distance is at most ``alpha``."""
+    shown = np.flatnonzero(counts > 0)
+    c = counts[shown].astype(np.float64)
+    x = feats[shown]
+    norms = np.linalg.norm(x, axis=1)
+    if np.any(norms == 0):
+        bad = int(shown[np.flatnonzero(norms == 0)[0]])
+        raise ValueError(f"item_features of recommended item {bad} is the zero vector: its cosine similarity "
+                         "is undefined.")
+    x = x / norms[:, None]
+    total, pairs = 0.0, 0
+    for start in range(0, shown.size, block):
+        stop = min(start + block, shown.size)
+        dist = 1.0 - x[start:stop] @ x[start:].T                         # (b, R - start)
+        upper = np.arange(start, shown.size)[None, :] > np.arange(start, stop)[:, None]
+        similar = upper & (dist <= alpha + 1e-12)
+        ci, cj = c[start:stop, None], c[None, start:]
+        cd = np.abs(ci - cj) / np.maximum(ci, cj)
+        total += float(np.maximum(cd - beta, 0.0)[similar].sum())
+        pairs += int(similar.sum())
+    return total, pairs
+
+
+def _vocd_pairs_batch(counts: np.ndarray, beta: float) -> np.ndarray:
+    """Brute-force VoCD (all shown pairs similar) for a batch of count vectors ``(B, n)``."""
+    c = np.asarray(counts, dtype=np.float64)
+    ci, cj = c[:, :, None], c[:, None, :]
+    n = c.shape[-1]
+    valid = (ci > 0) & (cj > 0) & np.triu(np.ones((n, n), dtype=bool), 1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        cd = np.where(valid, np.abs(ci - cj) / np.maximum(ci, cj), 0.0)
+    pairs = valid.sum(axis=(1, 2))
+    total = np.where(valid, np.maximum(cd - beta, 0.0), 0.0).sum(axis=(1, 2))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(pairs > 0, total / np.maximum(pairs, 1), np.nan)
+
+
+def _rbp_stats(top_k: np.ndarray, rounds, n_items: int, gamma: float) -> tuple[np.ndarray, float]:
+    r"""Per-item mean exposure :math:`\bar E_i` and :math:`\sum_{u,i} E_{u,i}(E_{u,i} - 2\tilde E)`.
+
+    Only the non-zero :math:`E_{u,i}` enter; nothing of size ``m * n`` is built.
+    """
+    m, k = top_k.shape
+    w = gamma ** np.arange(k, dtype=np.float64)
+    e_rand = _b.random_rbp_exposure(n_items, k, gamma)
+    if rounds is None or rounds.shape[0] == 1:
+        mean_exposure = np.bincount(top_k.ravel(), weights=np.tile(w, m), minlength=n_items) / m
+        cross = m * float((w * (w - 2.0 * e_rand)).sum())
+        return mean_exposure, cross
+    n_rounds = rounds.shape[0]
+    width = n_rounds * k
+    slot_w = np.tile(w, n_rounds)                                          # weight of each (round, rank) slot
+    items = rounds.transpose(1, 0, 2).reshape(m, width)                    # user-major: (m, W*k)
+    mean_exposure = np.bincount(items.ravel(), weights=np.tile(slot_w, m), minlength=n_items) / (m * n_rounds)
+    # sort each user's slots by item: one key carries the item and the slot it came from
+    keys = items * width + np.arange(width)
+    keys.sort(axis=1)
+    s_items, s_w = keys // width, slot_w[keys % width]
+    new = np.ones(keys.shape, dtype=bool)
+    new[:, 1:] = s_items[:, 1:] != s_items[:, :-1]
+    e = np.add.reduceat(s_w.ravel(), np.flatnonzero(new.ravel())) / n_rounds   # the non-zero E_{u,i}
+    return mean_exposure, float((e * (e - 2.0 * e_rand)).sum())
+
+
+# --------------------------------------------------------------------------- corrections
+
+def _rescale_ends(name: str, m: int, n: int, k: int) -> tuple[float, float]:
+    """``(x_min, x_max)`` of the min-max correction of ``name`` (entropy in natural log)."""
+    if name == "Jain_our":
+        return _b.jain_most_unfair(m, n, k), _b.jain_most_fair(m, n, k)
+    if name == "QF_our":
+        return _b.qf_most_unfair(m, n, k), _b.qf_most_fair(m, n, k)
+    if name == "Ent_our":
+        return _b.ent_most_unfair(m, n, k, base=math.e), _b.ent_most_fair(m, n, k, base=math.e)
+    if name == "Gini_our":
+        return _b.gini_most_fair(m, n, k), _b.gini_most_unfair(m, n, k)
+    if name == "Gini-w_our":
+        low = _b.gini_w_most_fair(m, n, k) if k * m <= n else 0.0
+        return low, _b.gini_w_most_unfair(m, n, k)
+    if name == "FSat_our":
+        return _b.fsat_most_unfair(m, n, k), _b.fsat_most_fair(m, n, k)
+    raise ValueError(f"{name!r} has no correction.")
+
+
+def _snap(values):
+    """Round noise within 1e-12 of 0 or 1 to exactly 0 or 1; never clip (NaN stays NaN)."""
+    v = np.asarray(values, dtype=np.float64)
+    v = np.where(np.abs(v) <= _SNAP, 0.0, v)
+    v = np.where(np.abs(v - 1.0) <= _SNAP, 1.0, v)
+    return v + 0.0                                   # turns -0.0 into 0.0
+
+
+def _rescale(name: str, raw, m: int, n: int, k: int):
+    """Min-max correction of raw original scores (caller has checked the range is not empty)."""
+    low, high = _rescale_ends(name, m, n, k)
+    return _snap((np.asarray(raw, dtype=np.float64) - low) / (high - low))
+
+
+def _corrected(name: str, func: str, raw_fn, m: int, n: int, k: int, on_undefined: str) -> float:
+    if m == 0:
+        return undefined(func, _NO_SLOTS, on_undefined)
+    reason = _b._empty_range_reason(name, m, n, k)
+    if reason is not None:
+        return undefined(func, f"the achievable range is empty: {reason} (0/0)", on_undefined)
+    return float(_rescale(name, raw_fn(), m, n, k))
+
+
+def _batch_measure(base: str, totals: np.ndarray, *, m: int, n: int, k: int, params: dict):
+    """Original measure ``base`` for a batch of count/exposure vectors ``(B, n)`` (used by exhaustive search)."""
+    slots = k * m
+    if base == "Jain_ori":
+        return _jain(totals, slots, n)
+    if base == "QF_ori":
+        return _qf(totals, n)
+    if base in ("Ent_ori", "Ent_def"):
+        ln_b = _b._log_base(params.get("base"), n)
+        return _entropy(totals, slots, ln_b, defined=base == "Ent_def")
+    if base in ("Gini_ori", "Gini-w_ori"):
+        return _gini(totals)
+    if base == "FSat_ori":
+        return _fsat(totals, slots, n)
+    if base == "VoCD":
+        _check_alpha(params.get("alpha", 2.0))
+        if params.get("alpha", 2.0) < 2.0:
+            raise ValueError("exhaustive search supports VoCD with alpha = 2 (all shown items similar) only.")
+        return _vocd_pairs_batch(totals, _check_beta(params.get("beta", 0.0)))
+    raise ValueError(f"no batch kernel for {base!r}.")
+
+
+# --------------------------------------------------------------------------- internal measures
+
+def _jain_ori(top_k, n, on_undefined):
+    m, k = top_k.shape
+    if m == 0:
+        return undefined("jain_index", _NO_SLOTS + ", so (km)^2 / (n sum c_i^2) is 0/0", on_undefined)
+    return float(_jain(_counts(top_k, n), k * m, n))
+
+
+def _jain_our(top_k, n, on_undefined):
+    m, k = top_k.shape
+    return _corrected("Jain_our", "jain_index_corrected", lambda: _jain(_counts(top_k, n), k * m, n),
+                      m, n, k, on_undefined)
+
+
+def _qf_ori(top_k, n, on_undefined):
+    if top_k.shape[0] == 0:
+        return undefined("qualification_fairness", _NO_SLOTS, on_undefined)
+    return float(_qf(_counts(top_k, n), n))
+
+
+def _qf_our(top_k, n, on_undefined):
+    m, k = top_k.shape
+    return _corrected("QF_our", "qualification_fairness_corrected", lambda: _qf(_counts(top_k, n), n),
+                      m, n, k, on_undefined)
+
+
+def _resolve_log_base(func: str, base, n: int, on_undefined: str):
+    base = _check_base(base)
+    if base is None and n == 1:
+        return None, undefined(func, "the default log base is n_items = 1, and log base 1 is undefined", on_undefined)
+    return math.log(n if base is None else base), None
+
+
+def _ent_ori(top_k, n, on_undefined, base=None):
+    ln_b, fail = _resolve_log_base("item_entropy", base, n, on_undefined)
+    if ln_b is None:
+        return fail
+    m, k = top_k.shape
+    if m == 0:
+        return undefined("item_entropy", _NO_SLOTS, on_undefined)
+    counts = _counts(top_k, n)
+    unshown = n - np.count_nonzero(counts)
+    if unshown:
+        return undefined("item_entropy", f"{unshown} of the {n} items are never recommended, so p(i) log p(i) "
+                         "meets log 0 (use item_entropy_defined or item_entropy_corrected)", on_undefined)
+    return float(_entropy(counts, k * m, ln_b, defined=False))
+
+
+def _ent_def(top_k, n, on_undefined, base=None):
+    ln_b, fail = _resolve_log_base("item_entropy_defined", base, n, on_undefined)
+    if ln_b is None:
+        return fail
+    m, k = top_k.shape
+    if m == 0:
+        return undefined("item_entropy_defined", _NO_SLOTS, on_undefined)
+    return float(_entropy(_counts(top_k, n), k * m, ln_b, defined=True))
+
+
+def _ent_our(top_k, n, on_undefined, base=None):
+    _check_base(base)                      # accepted for symmetry; the corrected entropy is base-invariant
+    m, k = top_k.shape
+    return _corrected("Ent_our", "item_entropy_corrected",
+                      lambda: _entropy(_counts(top_k, n), k * m, 1.0, defined=True), m, n, k, on_undefined)
+
+
+def _gini_ori(top_k, n, on_undefined, rounds=None):
+    if top_k.shape[0] == 0:
+        return undefined("gini_index", _NO_SLOTS + ", so the Gini index is 0/0", on_undefined)
+    return float(_gini(_counts(_lists(top_k, rounds), n)))
+
+
+def _gini_our(top_k, n, on_undefined, rounds=None):
+    lists = _lists(top_k, rounds)
+    return _corrected("Gini_our", "gini_index_corrected", lambda: _gini(_counts(lists, n)),
+                      lists.shape[0], n, top_k.shape[1], on_undefined)
+
+
+def _giniw_ori(top_k, n, on_undefined, rounds=None):
+    if top_k.shape[0] == 0:
+        return undefined("gini_index_weighted", _NO_SLOTS + ", so the Gini index is 0/0", on_undefined)
+    return float(_gini(_dcg_exposure(_lists(top_k, rounds), n)))
+
+
+def _giniw_our(top_k, n, on_undefined, rounds=None):
+    lists = _lists(top_k, rounds)
+    return _corrected("Gini-w_our", "gini_index_weighted_corrected", lambda: _gini(_dcg_exposure(lists, n)),
+                      lists.shape[0], n, top_k.shape[1], on_undefined)
+
+
+def _fsat_ori(top_k, n, on_undefined):
+    m, k = top_k.shape
+    if m == 0:
+        return undefined("fraction_satisfied", _NO_SLOTS, on_undefined)
+    return float(_fsat(_counts(top_k, n), k * m, n))
+
+
+def _fsat_our(top_k, n, on_undefined):
+    m, k = top_k.shape
+    return _corrected("FSat_our", "fraction_satisfied_corrected", lambda: _fsat(_counts(top_k, n), k * m, n),
+                      m, n, k, on_undefined)
+
+
+def _vocd(top_k, n, on_undefined, alpha=2.0, beta=0.0, item_features=None):
+    alpha, beta = _check_alpha(alpha), _check_beta(beta)
+    if alpha < 2.0 and item_features is None:
+        raise ValueError(f"VoCD with alpha={alpha} < 2 needs item_features to decide which items are similar "
+                         "(with alpha = 2 every pair of recommended items is similar).")
+    if top_k.shape[0] == 0:
+        return undefined("vocd", _NO_SLOTS + ", so there are no item pairs", on_undefined)
+    counts = _counts(top_k, n)
+    if alpha >= 2.0:
+        total, pairs = _vocd_sorted(counts, beta)
+    else:
+        total, pairs = _vocd_features(counts, item_features, alpha, beta)
+    if pairs == 0:
+        shown = int(np.count_nonzero(counts))
+        why = ("fewer than two items are recommended" if shown < 2
+               else f"no pair of the {shown} recommended items is alpha-similar (alpha={alpha})")
+        return undefined("vocd", f"{why}, so the set A of similar pairs is empty (|A| = 0)", on_undefined)
+    return float(total / pairs)
+
+
+def _iid(top_k, n, on_undefined, gamma=0.8, rounds=None):
+    gamma = check_gamma(gamma)
+    m, k = top_k.shape
+    if m == 0:
+        return undefined("ii_disparity", _NO_SLOTS + ", so the mean over users is 0/0", on_undefined)
+    e_rand = _b.random_rbp_exposure(n, k, gamma)
+    _, cross = _rbp_stats(top_k, rounds, n, gamma)
+    return float(e_rand**2 + cross / (m * n))
+
+
+def _aid(top_k, n, on_undefined, gamma=0.8, rounds=None):
+    gamma = check_gamma(gamma)
+    m, k = top_k.shape
+    if m == 0:
+        return undefined("ai_disparity", _NO_SLOTS + ", so the mean over users is 0/0", on_undefined)
+    e_rand = _b.random_rbp_exposure(n, k, gamma)
+    mean_exposure, _ = _rbp_stats(top_k, rounds, n, gamma)
+    return float(np.mean((mean_exposure - e_rand) ** 2))
+
+
+def _prepare(top_k, n_items, k, on_undefined):
+    check_on_undefined(on_undefined)
+    top_k = check_top_k(top_k, n_items=n_items, k=k)
+    return top_k, int(n_items)
+
+
+# --------------------------------------------------------------------------- Jain
+
+@_fill_doc
+def jain_index(top_k, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Jain's index of how evenly the :math:`km` slots are spread over the catalogue.
+
+    Higher is fairer. Every catalogue item counts, recommended or not.
+
+    .. math::
+
+        \mathrm{Jain}_{\mathrm{ori}} = \frac{\bigl(\sum_{i \in I} c_i\bigr)^2}{n \sum_{i \in I} c_i^2}
+        = \frac{(km)^2}{n \sum_{i \in I} c_i^2}
+
+    where :math:`c_i` is the number of users whose top-k list contains item :math:`i`
+    (Eq. jain-ori; chapter :ref:`jain`).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range (0, 1]. Achievable at (m, n, k): from ``k / n`` (everyone gets the
+        same k items) to :func:`recfair.bounds.jain_most_fair`, which is 1 only if ``n``
+        divides ``km`` and ``km / n`` if ``km < n``.
+
+    See Also
+    --------
+    jain_index_corrected : The index rescaled to its achievable range.
+
+    Notes
+    -----
+    Undefined (0/0) without users (``m = 0``). If x% of the items are each shown equally
+    often and the rest never, the index is x; with unequal counts this reading fails.
+
+    References
+    ----------
+    .. [1] R. Jain, D. Chiu, W. Hawe (1984). A quantitative measure of fairness and
+           discrimination for resource allocation in shared computer systems. DEC-TR-301.
+    .. [2] <<thesis>>, Eq. jain-ori.
+
+    Examples
+    --------
+    >>> jain_index([[0, 1, 2], [3, 4, 5]], n_items=10)
+    0.6
+    >>> round(jain_index([[0, 1, 2], [0, 1, 3], [0, 4, 5]], n_items=10), 4)   # 81/170
+    0.4765
+    >>> jain_index(np.empty((0, 3), dtype=int), n_items=10, on_undefined="nan")
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _jain_ori(top_k, n, on_undefined)
+
+
+@_fill_doc
+def jain_index_corrected(top_k, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Jain's index rescaled so that the most unfair achievable lists score 0 and the fairest 1.
+
+    Higher is fairer.
+
+    .. math::
+
+        \mathrm{Jain}_{\mathrm{our}} = \frac{\mathrm{Jain}_{\mathrm{ori}} - \frac{k}{n}}
+        {\mathrm{Jain}_{\max} - \frac{k}{n}}, \qquad
+        \mathrm{Jain}_{\max} = \frac{(km)^2}{n\,\bigl(nf^2 + r(2f+1)\bigr)}
+
+    with :math:`km = nf + r`, :math:`0 \le r < n` (Eqs. jain-max, jain-norm).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Range [0, 1], both ends achievable: 0 when everyone gets the same k items, 1 for
+        balanced counts (``n - r`` items ``f`` times, ``r`` items ``f + 1`` times).
+
+    See Also
+    --------
+    jain_index : The original index.
+
+    Notes
+    -----
+    Undefined when the achievable range is empty: ``k == n_items`` (every list shows the
+    whole catalogue) or ``n_users == 1`` (a single list fixes the counts), and without users.
+
+    References
+    ----------
+    .. [1] <<thesis>>, Eq. jain-norm.
+
+    Examples
+    --------
+    >>> jain_index_corrected([[0, 1, 2], [3, 4, 5]], n_items=10)
+    1.0
+    >>> round(jain_index_corrected([[0, 1, 2], [0, 1, 3], [0, 4, 5]], n_items=10), 4)
+    0.2941
+    >>> jain_index_corrected([[0, 1, 2]], n_items=3, on_undefined="nan")      # k == n
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _jain_our(top_k, n, on_undefined)
+
+
+# --------------------------------------------------------------------------- QF
+
+@_fill_doc
+def qualification_fairness(top_k, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Qualification fairness: the share of the catalogue recommended at least once (= coverage).
+
+    Higher is fairer. How often an item is recommended does not matter (quantity-insensitive).
+
+    .. math::
+
+        \mathrm{QF}_{\mathrm{ori}} = \frac{\bigl(\sum_{i \in I} \mathbb{1}_R(i)\bigr)^2}
+        {n \sum_{i \in I} \mathbb{1}_R(i)^2} = \frac{|R|}{n}
+
+    where :math:`R` is the set of items in at least one top-k list (Eq. qf-ori; chapter :ref:`qf`).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, 1]. Achievable: from ``k / n`` to ``min(km, n) / n``.
+
+    See Also
+    --------
+    qualification_fairness_corrected : Rescaled to the achievable range.
+    jain_index : The count-sensitive index QF derives from.
+
+    Notes
+    -----
+    Undefined without users: the Jain form of the formula is then 0/0.
+
+    References
+    ----------
+    .. [1] Zhu et al. (2020). FARM: a fairness-aware recommendation method for high visibility
+           and low visibility mobile apps. IEEE Access.
+    .. [2] M. Mansoury, H. Abdollahpouri, M. Pechenizkiy, B. Mobasher, R. Burke (2020).
+           FairMatch: a graph-based approach for improving aggregate diversity in recommender
+           systems. UMAP.
+    .. [3] <<thesis>>, Eq. qf-ori.
+
+    Examples
+    --------
+    >>> qualification_fairness([[0, 1], [1, 2], [0, 2]], n_items=5)
+    0.6
+    >>> qualification_fairness([[0, 1], [0, 1], [0, 2]], n_items=5)   # same coverage
+    0.6
+    >>> qualification_fairness(np.empty((0, 2), dtype=int), n_items=5, on_undefined="nan")
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _qf_ori(top_k, n, on_undefined)
+
+
+@_fill_doc
+def qualification_fairness_corrected(top_k, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Qualification fairness rescaled to the achievable range: 0 for ``k`` shown items, 1 for ``min(km, n)``.
+
+    Higher is fairer.
+
+    .. math::
+
+        \mathrm{QF}_{\mathrm{our}} =
+        \begin{cases}
+        \dfrac{\mathrm{QF}_{\mathrm{ori}} - \frac{k}{n}}{1 - \frac{k}{n}} = \dfrac{|R| - k}{n - k} & km \ge n \\[6pt]
+        \dfrac{\mathrm{QF}_{\mathrm{ori}} - \frac{k}{n}}{\frac{km}{n} - \frac{k}{n}} = \dfrac{|R| - k}{k(m-1)} & km < n
+        \end{cases}
+
+    (Eq. qf-norm).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Range [0, 1], both ends achievable.
+
+    See Also
+    --------
+    qualification_fairness : The original measure.
+
+    Notes
+    -----
+    Undefined when the achievable range is empty: ``k == n_items``, or ``n_users == 1``
+    (then ``km < n`` and the denominator :math:`k(m-1)` is 0), and without users.
+
+    References
+    ----------
+    .. [1] <<thesis>>, Eq. qf-norm.
+
+    Examples
+    --------
+    >>> qualification_fairness_corrected([[0, 1], [1, 2], [0, 2]], n_items=5)   # (3 - 2) / (5 - 2)
+    0.3333333333333333
+    >>> qualification_fairness_corrected([[0, 1]], n_items=5, on_undefined="nan")  # m == 1
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _qf_our(top_k, n, on_undefined)
+
+
+# --------------------------------------------------------------------------- entropy
+
+@_fill_doc
+def item_entropy(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> float:
+    r"""Shannon entropy of the recommendation frequencies over **all** catalogue items.
+
+    Higher is fairer.
+
+    .. math::
+
+        \mathrm{Ent}_{\mathrm{ori}} = -\sum_{i \in I} p(i) \log_b p(i), \qquad p(i) = \frac{c_i}{km}
+
+    with log base :math:`b = n` by default, as in the thesis's experiments (Eq. ent-ori;
+    chapter :ref:`entropy`).
+
+    Parameters
+    ----------
+    <<top_k>>
+    base : float, optional
+        Log base :math:`b > 1`; default ``n_items``.
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range :math:`[0, \log_b n]` ([0, 1] in base ``n``). Achievable: from
+        :math:`\log_b k` (a value only the defined entropy reaches, since the same k items
+        for everyone leave items unshown) to :func:`recfair.bounds.ent_most_fair`.
+
+    See Also
+    --------
+    item_entropy_defined : The sum over recommended items only.
+    item_entropy_corrected : The defined entropy rescaled to its achievable range.
+
+    Notes
+    -----
+    Undefined as soon as one item is never recommended: :math:`p(i) = 0` meets
+    :math:`\log 0` (limitation L3). This is the normal case, e.g. whenever ``km < n``; the
+    thesis reports NaN for every model. Also undefined without users, and with the default
+    base when ``n_items == 1`` (log base 1).
+
+    References
+    ----------
+    .. [1] C. E. Shannon (1948). A mathematical theory of communication. Bell Syst. Tech. J.
+    .. [2] G. K. Patro, A. Biswas, N. Ganguly, K. P. Gummadi, A. Chakraborty (2020).
+           FairRec: two-sided fairness for personalized recommendations in two-sided
+           platforms. WWW.
+    .. [3] <<thesis>>, Eq. ent-ori.
+
+    Examples
+    --------
+    >>> item_entropy([[0, 1], [1, 2], [0, 2]], n_items=3)   # every item twice: log_3 3
+    1.0
+    >>> item_entropy([[0, 1], [0, 1]], n_items=3, on_undefined="nan")   # item 2 unshown
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _ent_ori(top_k, n, on_undefined, base=base)
+
+
+@_fill_doc
+def item_entropy_defined(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> float:
+    r"""Entropy of the recommendation frequencies summed over the recommended items only.
+
+    Higher is fairer. It fixes the original's undefinedness and equals it whenever every
+    item is recommended (with :math:`0 \log 0 = 0`).
+
+    .. math::
+
+        \mathrm{Ent}_{\mathrm{def}} = -\sum_{i \in R} p(i) \log_b p(i), \qquad p(i) = \frac{c_i}{km}
+
+    (Eq. ent-fair).
+
+    Parameters
+    ----------
+    <<top_k>>
+    base : float, optional
+        Log base :math:`b > 1`; default ``n_items``.
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range :math:`[0, \log_b n]`. Achievable: from :math:`\log_b k` to
+        :func:`recfair.bounds.ent_most_fair`.
+
+    See Also
+    --------
+    item_entropy, item_entropy_corrected
+
+    Notes
+    -----
+    Undefined without users and, with the default base, when ``n_items == 1``.
+
+    References
+    ----------
+    .. [1] <<thesis>>, Eq. ent-fair.
+
+    Examples
+    --------
+    >>> round(item_entropy_defined([[0, 1], [0, 1]], n_items=3), 6)   # log_3 2
+    0.63093
+    >>> item_entropy_defined(np.empty((0, 2), dtype=int), n_items=3, on_undefined="nan")
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _ent_def(top_k, n, on_undefined, base=base)
+
+
+@_fill_doc
+def item_entropy_corrected(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> float:
+    r"""The defined entropy rescaled: the same ``k`` items for everyone score 0, balanced counts 1.
+
+    Higher is fairer.
+
+    .. math::
+
+        \mathrm{Ent}_{\mathrm{our}} =
+        \begin{cases}
+        \dfrac{\mathrm{Ent}_{\mathrm{def}} - \log k}{\mathrm{Ent}_{\max} - \log k} & km \ge n \\[6pt]
+        \dfrac{\mathrm{Ent}_{\mathrm{def}} - \log k}{\log km - \log k} & km < n
+        \end{cases}
+
+    with :math:`\mathrm{Ent}_{\max}` the entropy of the balanced counts (Eqs. ent-max, ent-norm).
+
+    Parameters
+    ----------
+    <<top_k>>
+    base : float, optional
+        Accepted for symmetry with :func:`item_entropy` and validated; the corrected entropy
+        does not depend on the log base (every term scales by :math:`1/\ln b`).
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Range [0, 1], both ends achievable.
+
+    See Also
+    --------
+    item_entropy_defined : The entropy being rescaled.
+
+    Notes
+    -----
+    Undefined when the achievable range is empty: ``k == n_items``, or ``n_users == 1``
+    (then :math:`\log m = 0`), and without users.
+
+    References
+    ----------
+    .. [1] <<thesis>>, Eq. ent-norm.
+
+    Examples
+    --------
+    >>> item_entropy_corrected([[0, 1], [0, 1]], n_items=3)   # thesis's log 0 example
+    0.0
+    >>> item_entropy_corrected([[0, 1], [1, 2], [0, 2]], n_items=3, on_undefined="nan")   # k < n fine
+    1.0
+    >>> item_entropy_corrected([[0, 1]], n_items=3, on_undefined="nan")   # m == 1
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _ent_our(top_k, n, on_undefined, base=base)
+
+
+# --------------------------------------------------------------------------- Gini
+
+@_fill_doc
+def gini_index(top_k, *, n_items, k=None, rounds=None, on_undefined="warn") -> float:
+    r"""Gini index of the item exposure counts, over all ``n`` items (unshown ones count as 0).
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{Gini}_{\mathrm{ori}} = \frac{\sum_{j=1}^{n} (2j - n - 1)\, Ex_j}{n \sum_{j=1}^{n} Ex_j},
+        \qquad Ex_j = \sum_{u \in U} \sum_{w=1}^{W} \mathbb{1}_{R^k_{u,w}}(x_j)
+
+    where :math:`x_j` is the item with the :math:`j`-th smallest exposure (uniform
+    examination; Eq. gini-ori; chapter :ref:`gini`).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, 1). Achievable: from :func:`recfair.bounds.gini_most_fair`
+        (0 iff ``n`` divides ``kmW``) to ``1 - k/n``.
+
+    See Also
+    --------
+    gini_index_corrected, gini_index_weighted
+
+    Notes
+    -----
+    Undefined (0/0) without users. Ties between items do not matter. With ``W`` rounds the
+    exposures add up over rounds, so a round acts like ``m`` more users.
+
+    References
+    ----------
+    .. [1] C. Gini (1912). Variabilità e mutabilità.
+    .. [2] M. Mansoury, H. Abdollahpouri, M. Pechenizkiy, B. Mobasher, R. Burke (2020).
+           FairMatch. UMAP.
+    .. [3] <<thesis>>, Eq. gini-ori.
+
+    Examples
+    --------
+    >>> gini_index([[0, 1], [1, 2], [0, 2]], n_items=3)
+    0.0
+    >>> round(gini_index([[0, 1], [0, 1]], n_items=4), 6)   # 1 - k/n
+    0.5
+    >>> gini_index(np.empty((0, 2), dtype=int), n_items=4, on_undefined="nan")
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _gini_ori(top_k, n, on_undefined, rounds=_check_rounds(rounds, top_k, n))
+
+
+@_fill_doc
+def gini_index_corrected(top_k, *, n_items, k=None, rounds=None, on_undefined="warn") -> float:
+    r"""Gini index rescaled: balanced counts score 0, the same ``k`` items for everyone 1.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{Gini}_{\mathrm{our}} = \frac{\mathrm{Gini}_{\mathrm{ori}} - \mathrm{Gini}_{\min}}
+        {1 - \frac{k}{n} - \mathrm{Gini}_{\min}}, \qquad
+        \mathrm{Gini}_{\min} = \frac{(n - r)\, r}{kmn}
+
+    with :math:`km = nf + r` (Eqs. gini-min, gini-norm).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Range [0, 1], both ends achievable.
+
+    See Also
+    --------
+    gini_index : The original index.
+
+    Notes
+    -----
+    Undefined when the achievable range is empty: ``k == n_items`` or ``n_users * W == 1``,
+    and without users. With ``W`` rounds the bounds are those of ``m * W`` users (the
+    thesis defines the correction for one round).
+
+    References
+    ----------
+    .. [1] <<thesis>>, Eq. gini-norm.
+
+    Examples
+    --------
+    >>> gini_index_corrected([[0, 1], [0, 1]], n_items=4)
+    1.0
+    >>> gini_index_corrected([[0, 1], [2, 3]], n_items=4)
+    0.0
+    >>> gini_index_corrected([[0, 1]], n_items=4, on_undefined="nan")   # m == 1
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _gini_our(top_k, n, on_undefined, rounds=_check_rounds(rounds, top_k, n))
+
+
+@_fill_doc
+def gini_index_weighted(top_k, *, n_items, k=None, rounds=None, on_undefined="warn") -> float:
+    r"""Gini index of DCG-weighted item exposure (an item at rank :math:`\ell` gets :math:`1/\log_2(\ell+1)`).
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{Gini\text{-}w}_{\mathrm{ori}} = \frac{\sum_{j=1}^{n} (2j - n - 1)\, Ex_j}{n \sum_{j=1}^{n} Ex_j},
+        \qquad Ex_j = \sum_{u \in U} \sum_{w=1}^{W} \mathbb{1}_{R^k_{u,w}}(x_j)\,
+        \frac{1}{\log_2\bigl(z(u, x_j, w) + 1\bigr)}
+
+    with :math:`x_j` the item of :math:`j`-th smallest exposure and :math:`z` the 1-based
+    rank (Eq. gini-ori with DCG examination; chapter :ref:`gini`).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, 1). Achievable: up to :func:`recfair.bounds.gini_w_most_unfair`
+        (the same ranked list for everyone); down to
+        :func:`recfair.bounds.gini_w_most_fair` when ``km <= n``, which is positive even at
+        ``km = n``. For ``km > n`` the fairest value has no closed form (C4).
+
+    See Also
+    --------
+    gini_index_weighted_corrected, gini_index
+
+    Notes
+    -----
+    Undefined (0/0) without users. The thesis's experiments use one round; rounds add up.
+
+    References
+    ----------
+    .. [1] V. Do, S. Corbett-Davies, J. Atif, N. Usunier (2021). Two-sided fairness in
+           rankings via Lorenz dominance. NeurIPS.
+    .. [2] V. Do, N. Usunier (2022). Optimizing generalized Gini indices for fairness in
+           rankings. SIGIR.
+    .. [3] <<thesis>>, Eq. gini-ori.
+
+    Examples
+    --------
+    >>> round(gini_index_weighted([[0, 1, 2], [0, 1, 2]], n_items=3), 7)   # thesis C4 maximum
+    0.1564262
+    >>> round(gini_index_weighted([[0, 1, 2], [2, 1, 0]], n_items=3), 7)   # and its minimum
+    0.0372514
+    >>> gini_index_weighted(np.empty((0, 3), dtype=int), n_items=3, on_undefined="nan")
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _giniw_ori(top_k, n, on_undefined, rounds=_check_rounds(rounds, top_k, n))
+
+
+@_fill_doc
+def gini_index_weighted_corrected(top_k, *, n_items, k=None, rounds=None, on_undefined="warn") -> float:
+    r"""DCG-weighted Gini rescaled to the thesis's achievable range (exact only when ``km <= n``).
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{Gini\text{-}w}_{\mathrm{our}} =
+        \begin{cases}
+        \dfrac{\mathrm{Gini\text{-}w}_{\mathrm{ori}} - \mathrm{Gini\text{-}w}_{\min}}
+              {\mathrm{Gini\text{-}w}_{\max} - \mathrm{Gini\text{-}w}_{\min}} & km \le n \\[6pt]
+        \dfrac{\mathrm{Gini\text{-}w}_{\mathrm{ori}}}{\mathrm{Gini\text{-}w}_{\max}} & km > n
+        \end{cases}
+
+    with :math:`\mathrm{Gini\text{-}w}_{\max} = 1 - C_k/n` and
+    :math:`\mathrm{Gini\text{-}w}_{\min} = 1 - mC_k/n`,
+    :math:`C_k = \sum_\ell (2\ell-1) w_\ell / \sum_\ell w_\ell` (Eqs. gini-w-max, gini-w-min, gini-w-norm).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Range [0, 1]. 1 is achieved (the same ranked list for everyone). 0 is achieved when
+        ``km <= n`` (all slots distinct items); when ``km > n`` the thesis rescales with 0 in
+        place of the unknown fairest value, so the fairest lists score above 0 (C4).
+
+    See Also
+    --------
+    gini_index_weighted : The original index.
+
+    Notes
+    -----
+    Undefined when the achievable range is empty: ``n_users * W == 1`` or ``n_items == 1``,
+    and without users. Unlike the other corrections, ``k == n_items`` with ``m >= 2`` stays
+    defined: then ``km > n`` and the denominator :math:`\mathrm{Gini\text{-}w}_{\max}` is
+    positive. With ``W`` rounds the bounds are those of ``m * W`` users.
+
+    References
+    ----------
+    .. [1] <<thesis>>, Eq. gini-w-norm.
+
+    Examples
+    --------
+    >>> gini_index_weighted_corrected([[0, 1], [0, 1]], n_items=4)
+    1.0
+    >>> gini_index_weighted_corrected([[0, 1], [2, 3]], n_items=4)     # km = n: all distinct
+    0.0
+    >>> round(gini_index_weighted_corrected([[0, 1, 2], [2, 1, 0]], n_items=3), 6)   # km > n: > 0
+    0.23814
+    >>> gini_index_weighted_corrected([[0, 1]], n_items=4, on_undefined="nan")   # m == 1
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _giniw_our(top_k, n, on_undefined, rounds=_check_rounds(rounds, top_k, n))
+
+
+# --------------------------------------------------------------------------- FSat
+
+@_fill_doc
+def fraction_satisfied(top_k, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""Fraction of items that get at least their maximin share :math:`\lfloor km/n \rfloor` of slots.
+
+    Higher is fairer.
+
+    .. math::
+
+        \mathrm{FSat}_{\mathrm{ori}} = \frac{1}{n} \sum_{i \in I}
+        \delta\Bigl(c_i \ge \Bigl\lfloor \frac{km}{n} \Bigr\rfloor\Bigr)
+
+    (Eq. fsat-ori; chapter :ref:`fsat`).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range (0, 1]. The thesis's achievable range is ``k/n`` to 1, but its
+        true minimum is :func:`recfair.bounds.fsat_true_minimum`, which can be below ``k/n``.
+
+    See Also
+    --------
+    fraction_satisfied_corrected
+
+    Notes
+    -----
+    Always 1 when ``km < n`` (the maximin share is 0: limitation L4, always-fair); never use
+    FSat then. Undefined without users.
+
+    References
+    ----------
+    .. [1] G. K. Patro, A. Biswas, N. Ganguly, K. P. Gummadi, A. Chakraborty (2020).
+           FairRec. WWW.
+    .. [2] <<thesis>>, Eq. fsat-ori.
+
+    Examples
+    --------
+    >>> fraction_satisfied([[0, 1]] * 6, n_items=3)                # thesis's most unfair: k/n
+    0.6666666666666666
+    >>> fraction_satisfied([[0, 1]] * 3 + [[0, 2]] * 3, n_items=3)   # counts (6, 3, 3): lower
+    0.3333333333333333
+    >>> fraction_satisfied([[0]], n_items=3)                        # km < n: always fair
+    1.0
+    >>> fraction_satisfied(np.empty((0, 2), dtype=int), n_items=3, on_undefined="nan")
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _fsat_ori(top_k, n, on_undefined)
+
+
+@_fill_doc
+def fraction_satisfied_corrected(top_k, *, n_items, k=None, on_undefined="warn") -> float:
+    r"""FSat rescaled with the thesis's most unfair value ``k/n``: can be **negative**.
+
+    Higher is fairer.
+
+    .. math::
+
+        \mathrm{FSat}_{\mathrm{our}} = \frac{\mathrm{FSat}_{\mathrm{ori}} - \frac{k}{n}}{1 - \frac{k}{n}}
+
+    (Eq. fsat-norm).
+
+    Parameters
+    ----------
+    <<top_k>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        At most 1 (balanced counts). 0 when everyone gets the same k items and ``km >= n``.
+        Its true minimum is :math:`(s_{\min} - k)/(n - k)` with :math:`s_{\min}` from
+        :func:`recfair.bounds.fsat_true_minimum`, which is negative whenever
+        :math:`s_{\min} < k`; it has no fixed lower end (as low as ``2 - n``). The value is
+        never clipped.
+
+    See Also
+    --------
+    fraction_satisfied : The original measure.
+    recfair.bounds.fsat_true_minimum : The true minimum of the original.
+
+    Notes
+    -----
+    Undefined when ``k == n_items`` (0/0) and without users. Always 1 when ``km < n``
+    (always-fair).
+
+    References
+    ----------
+    .. [1] <<thesis>>, Eq. fsat-norm.
+
+    Examples
+    --------
+    >>> fraction_satisfied_corrected([[0, 1]] * 6, n_items=3)
+    0.0
+    >>> fraction_satisfied_corrected([[0, 1]] * 3 + [[0, 2]] * 3, n_items=3)   # below "most unfair"
+    -1.0
+    >>> fraction_satisfied_corrected([[0, 1]], n_items=2, on_undefined="nan")   # k == n
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _fsat_our(top_k, n, on_undefined)
+
+
+# --------------------------------------------------------------------------- VoCD
+
+@_fill_doc
+def vocd(top_k, *, n_items, k=None, alpha=2.0, beta=0.0, item_features=None, on_undefined="warn") -> float:
+    r"""Violation of coverage disparity: mean excess count gap over pairs of similar recommended items.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{VoCD} = \frac{1}{|A|} \sum_{(i, i') \in A} \max\bigl(CD(i, i') - \beta, 0\bigr),
+        \qquad CD(i, i') = \frac{|c_i - c_{i'}|}{\max(c_i, c_{i'})}
+
+    where :math:`A` holds the unordered pairs of distinct recommended items whose cosine
+    distance :math:`1 - \cos(v_i, v_{i'})` is at most :math:`\alpha` (Eq. vocd-ori;
+    chapter :ref:`vocd`).
+
+    Parameters
+    ----------
+    <<top_k>>
+    alpha : float, default=2.0
+        Similarity threshold in [0, 2]. At 2 (the thesis's setting) every pair of recommended
+        items is similar and ``item_features`` is not needed.
+    beta : float, default=0.0
+        Tolerated normalised gap in [0, 1).
+    item_features : array-like of float, shape (n_items, d), optional
+        Item representations; required when ``alpha < 2``.
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range :math:`[0, 1 - \beta)`. 0 is achievable (e.g. the same k >= 2
+        items for everyone); :func:`recfair.bounds.vocd_upper_bound`,
+        :math:`\frac{m-1}{m} - \beta`, is only an upper bound (C4).
+
+    Notes
+    -----
+    Undefined when :math:`A` is empty: fewer than two recommended items, or no
+    :math:`\alpha`-similar pair; and without users. Unrecommended items never enter, so
+    VoCD cannot see items the recommender ignores. With ``alpha = 2`` the sum over pairs is
+    computed from the sorted counts in :math:`O(|R| \log |R|)`; with features it is a
+    blocked pairwise computation over recommended items (distances within 1e-12 of
+    ``alpha`` count as similar).
+
+    References
+    ----------
+    .. [1] X. Wang, W. H. Wang (2022). Providing item-side individual fairness for deep
+           recommender systems. FAccT.
+    .. [2] <<thesis>>, Eq. vocd-ori.
+
+    Examples
+    --------
+    >>> vocd([[0, 1], [0, 2], [0, 2]], n_items=3)    # pairs (3,1), (3,2), (1,2): (2/3 + 1/3 + 1/2) / 3
+    0.5
+    >>> vocd([[0, 1], [0, 1]], n_items=3)            # same items for everyone: "perfectly fair"
+    0.0
+    >>> vocd([[0], [0]], n_items=3, on_undefined="nan")   # one recommended item: |A| = 0
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _vocd(top_k, n, on_undefined, alpha=alpha, beta=beta, item_features=_check_features(item_features, n))
+
+
+# --------------------------------------------------------------------------- II-D, AI-D
+
+@_fill_doc
+def ii_disparity(top_k, *, n_items, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
+    r"""Individual-user-to-individual-item disparity: mean squared gap to uniformly random RBP exposure.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{II\text{-}D} = \frac{1}{mn} \sum_{u \in U} \sum_{i \in I}
+        \bigl(E_{u,i} - \tilde E\bigr)^2, \qquad
+        E_{u,i} = \frac{1}{W} \sum_{w=1}^{W} \mathbb{1}_{R^k_{u,w}}(i)\, \gamma^{z(u,i,w) - 1},
+        \qquad \tilde E = \frac{1 - \gamma^k}{n(1 - \gamma)}
+
+    (Eqs. iid-ori, eui; chapter :ref:`iid-aid`).
+
+    Parameters
+    ----------
+    <<top_k>>
+    gamma : float, default=0.8
+        RBP patience in (0, 1).
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, 1). With one round it is the constant
+        :func:`recfair.bounds.iid_single_round` for every recommendation; that constant is
+        also the maximum for any number of rounds.
+
+    See Also
+    --------
+    ai_disparity
+
+    Notes
+    -----
+    Undefined without users. Since :math:`\sum_i E_{u,i} = n\tilde E`, the sum expands to
+    :math:`\tilde E^2 + \frac{1}{mn}\sum E_{u,i}(E_{u,i} - 2\tilde E)` over the non-zero
+    :math:`E_{u,i}` only; no ``m x n`` matrix is built. Never use it for single-round
+    evaluation, where it is constant.
+
+    References
+    ----------
+    .. [1] F. Diaz, B. Mitra, M. D. Ekstrand, A. J. Biega, B. Carterette (2020). Evaluating
+           stochastic rankings with expected exposure. CIKM.
+    .. [2] H. Wu, B. Mitra, C. Ma, F. Diaz, X. Liu (2022). Joint multisided exposure
+           fairness for recommendation. SIGIR.
+    .. [3] <<thesis>>, Eq. iid-ori.
+
+    Examples
+    --------
+    >>> round(ii_disparity([[0], [1]], n_items=3), 6)   # 2/9, whatever the lists
+    0.222222
+    >>> round(ii_disparity([[0], [0]], n_items=5, rounds=[[[0], [0]], [[1], [2]]]), 6)
+    0.06
+    >>> ii_disparity(np.empty((0, 1), dtype=int), n_items=3, on_undefined="nan")
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _iid(top_k, n, on_undefined, gamma=gamma, rounds=_check_rounds(rounds, top_k, n))
+
+
+@_fill_doc
+def ai_disparity(top_k, *, n_items, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
+    r"""All-users-to-individual-item disparity: squared gap of each item's mean exposure to random exposure.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{AI\text{-}D} = \frac{1}{n} \sum_{i \in I}
+        \Bigl(\frac{1}{m} \sum_{u \in U} E_{u,i} - \tilde E\Bigr)^2
+
+    with :math:`E_{u,i}` and :math:`\tilde E` as in :func:`ii_disparity` (Eq. aid-ori).
+
+    Parameters
+    ----------
+    <<top_k>>
+    gamma : float, default=0.8
+        RBP patience in (0, 1).
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, 1). At most :func:`recfair.bounds.iid_single_round` (reached
+        when everyone always gets the same ranked list); 0 is a lower bound that is
+        reached only in special cases (C2-C4).
+
+    See Also
+    --------
+    ii_disparity
+
+    Notes
+    -----
+    Undefined without users. Computed from the per-item mean exposure (one
+    ``np.bincount``). Its values are minuscule on real data (1e-8 to 1e-3).
+
+    References
+    ----------
+    .. [1] H. Wu, B. Mitra, C. Ma, F. Diaz, X. Liu (2022). Joint multisided exposure
+           fairness for recommendation. SIGIR.
+    .. [2] <<thesis>>, Eq. aid-ori.
+
+    Examples
+    --------
+    >>> round(ai_disparity([[0], [1]], n_items=3), 6)   # 1/18
+    0.055556
+    >>> round(ai_disparity([[0], [0]], n_items=3), 6)   # the II-D constant 2/9
+    0.222222
+    >>> ai_disparity(np.empty((0, 1), dtype=int), n_items=3, on_undefined="nan")
+    nan
+    """
+    top_k, n = _prepare(top_k, n_items, k, on_undefined)
+    return _aid(top_k, n, on_undefined, gamma=gamma, rounds=_check_rounds(rounds, top_k, n))
+
+
+# --------------------------------------------------------------------------- registry hooks
+
+def _run_rounds(run):
+    return _check_rounds(run.rounds, run.top_k, run.n_items, lists_checked=True)
+
+
+def compute(key: str, run, *, on_undefined: str = "warn", **options) -> float:
+    """Compute the measure ``key`` on a validated :class:`~recfair.run.Run` (the registry's ``compute``)."""
+    check_on_undefined(on_undefined)
+    top_k, n = run.top_k, run.n_items
+    if key in ("Gini_ori", "Gini_our", "Gini-w_ori", "Gini-w_our", "II-D", "AI-D"):
+        options = {**options, "rounds": _run_rounds(run)}
+    if key == "VoCD":
+        options = {**options, "item_features": run.item_features}
+    return _KERNELS[key](top_k, n, on_undefined, **options)
+
+
+_KERNELS = {
+    "Jain_ori": _jain_ori, "Jain_our": _jain_our, "QF_ori": _qf_ori, "QF_our": _qf_our,
+    "Ent_ori": _ent_ori, "Ent_our": _ent_our, "Gini_ori": _gini_ori, "Gini_our": _gini_our,
+    "Gini-w_ori": _giniw_ori, "Gini-w_our": _giniw_our, "FSat_ori": _fsat_ori, "FSat_our": _fsat_our,
+    "VoCD": _vocd, "II-D": _iid, "AI-D": _aid,
+}
