@@ -118,6 +118,8 @@ class Run:
             if arr.shape[1] != self.n_users:
                 raise ValueError(f"rounds has {arr.shape[1]} users but top_k has {self.n_users}.")
             self.rounds = np.stack([check_top_k(r, n_items=self.n_items, k=self.k, name="rounds") for r in arr])
+            if not np.array_equal(self.rounds[0], self.top_k):
+                raise ValueError("rounds[0] must equal top_k: the first round is the run's own top-k lists.")
         self.user_attributes = user_attributes
         if user_attributes is not None and len(user_attributes) != self.n_users:
             raise ValueError(f"user_attributes has {len(user_attributes)} rows but top_k has {self.n_users} users.")

@@ -106,6 +106,8 @@ def test_history_errors():
 def test_other_inputs():
     with pytest.raises(ValueError, match="rounds must be 3-D"):
         Run(TOP, 5, rounds=[[0, 1]])
+    with pytest.raises(ValueError, match=r"rounds\[0\] must equal top_k"):
+        Run(TOP, 5, rounds=[[[1, 0], [2, 3]]])
     with pytest.raises(ValueError, match="item_features must have shape"):
         Run(TOP, 5, item_features=np.zeros((4, 2)))
     with pytest.raises(ValueError, match="user_attributes has 3 rows"):
