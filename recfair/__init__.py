@@ -32,7 +32,8 @@ from .run import Run
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("analysis", "datasets", "plotting", "recommenders", "registry", "relevance", "frames", "ranking")
+_LAZY = ("analysis", "bounds", "datasets", "derivations", "examination", "frames", "item_exposure", "plotting",
+         "ranking", "recommenders", "registry", "relevance", "synthetic", "thesis", "widgets")
 
 
 def __getattr__(name):

@@ -301,7 +301,8 @@ def vocd_upper_bound(m: int, beta: float = 0.0) -> float:
     Every pair term is :math:`\max(CD - \beta, 0)` with :math:`CD = 1 - c_{\min}/c_{\max}
     \le 1 - 1/m`, so the mean is at most the bound (for any similarity threshold). It is
     attained when the only similar pair is shown once and ``m`` times; with all pairs
-    similar (``alpha = 2``) and three or more shown items it is not attained. The thesis
+    similar (``alpha = 2``) it is never attained for ``m >= 2`` (two shown items, for
+    instance, reach at most :math:`1 - 1/(m-1)`). The thesis
     writes :math:`\frac{m-1}{m}-\beta` without the clip at 0 needed for
     :math:`\beta > \frac{m-1}{m}`.
 
