@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import pandas as pd
 
-__all__ = ["dataset_statistics", "paper1_results"]
+__all__ = ["dataset_statistics", "paper1_results", "paper1_kendall_ranges", "paper1_sliding_ranges",
+           "paper1_insertion_claims"]
 
 _COLUMNS = ["dataset", "stage", "users", "items", "interactions"]
 
@@ -131,4 +132,99 @@ def paper1_results(dataset: str = "Lastfm") -> pd.DataFrame:
     frame = pd.DataFrame({name: values for name, values in rows}, index=models).T
     frame.index.name = "measure"
     frame.attrs["source"] = f"Thesis, Ch. 2 Tab. tab:base-main, {dataset} (lines {lines})"
+    return frame
+
+
+# Paper 1 (Ch. 2), §ss:corr: ranges of Kendall's τ quoted in the text (thesis lines 1743, 1750,
+# 1752); the figures themselves (fig:corr-lastfm, fig:corr-ml1m) are empty in the source. Each
+# row: dataset, pair type, lowest τ, highest τ, thesis line. For Ml-1m the text gives one range
+# for every pair of fairness measures, VoCD included; for Lastfm it quotes VoCD separately.
+_PAPER1_TAU_RANGES = [
+    ("Lastfm", "relevance vs relevance", 0.81, 1.0, 1743),
+    ("Ml-1m", "relevance vs relevance", 0.52, 1.0, 1743),
+    ("Lastfm", "fairness vs fairness (without VoCD)", 0.71, 1.0, 1743),
+    ("Lastfm", "VoCD vs other fairness", 0.43, 0.71, 1743),
+    ("Ml-1m", "fairness vs fairness (all)", 0.81, 1.0, 1743),
+    ("Lastfm", "relevance vs fairness", 0.33, 0.62, 1752),
+    ("Ml-1m", "relevance vs fairness", 0.14, 0.52, 1752),
+    ("Lastfm", "original vs corrected", 1.0, 1.0, 1750),
+    ("Ml-1m", "original vs corrected", 1.0, 1.0, 1750),
+]
+
+
+def paper1_kendall_ranges() -> pd.DataFrame:
+    """Ranges of Kendall's τ between kinds of measures that Paper 1 quotes (Exp. 2).
+
+    Over the thesis's seven models per dataset, with lower-is-fairer measures negated; the
+    thesis leaves out Ent_ori (NaN) and II-D (constant). Indexed by (dataset, pair type), with
+    columns ``low``, ``high`` and ``line`` (of the thesis's LaTeX source).
+
+    Examples
+    --------
+    >>> paper1_kendall_ranges().loc[("Lastfm", "relevance vs fairness"), ["low", "high"]].tolist()
+    [0.33, 0.62]
+    """
+    frame = pd.DataFrame(_PAPER1_TAU_RANGES, columns=["dataset", "pairs", "low", "high", "line"])
+    frame.attrs["source"] = "Thesis, Ch. 2 §ss:corr (lines 1743-1752)"
+    return frame.set_index(["dataset", "pairs"])
+
+
+# Paper 1 (Ch. 2), §ss:sliding: ranges quoted in the text for the BPR runs, from the first
+# window (ranks 1-5) to the last (ranks 5-9) (thesis lines 1817-1820; fig:sliding-1 is empty).
+# Each row: dataset, group of measures, first window low/high, last window low/high, line.
+_PAPER1_SLIDING = [
+    ("Lastfm", "relevance", 0.12, 0.48, 0.04, 0.25, 1817),
+    ("Ml-1m", "relevance", 0.04, 0.23, 0.03, 0.20, 1817),
+    ("Lastfm", "higher-is-fairer", 0.06, 0.65, 0.10, 0.71, 1819),
+    ("Ml-1m", "higher-is-fairer", 0.05, 0.65, 0.08, 0.71, 1819),
+    ("Lastfm", "Gini and Gini-w", 0.91, 0.92, 0.87, 0.88, 1819),
+    ("Ml-1m", "Gini and Gini-w", 0.91, 0.92, 0.88, 0.89, 1819),
+    ("Lastfm", "VoCD", 0.61, 0.61, 0.60, 0.60, 1820),
+    ("Ml-1m", "VoCD", 0.68, 0.68, 0.67, 0.67, 1820),
+]
+
+
+def paper1_sliding_ranges() -> pd.DataFrame:
+    """Score ranges of Paper 1's sliding-window experiment (Exp. 4), as quoted in the text.
+
+    For BPR's top-10 lists, the lowest and highest score over a group of measures in the first
+    window (ranks 1-5) and in the last (ranks 5-9), rounded to two decimals as printed. Indexed
+    by (dataset, group); columns ``first_low``, ``first_high``, ``last_low``, ``last_high``, ``line``.
+
+    Examples
+    --------
+    >>> float(paper1_sliding_ranges().loc[("Lastfm", "relevance"), "first_high"])
+    0.48
+    """
+    cols = ["dataset", "group", "first_low", "first_high", "last_low", "last_high", "line"]
+    frame = pd.DataFrame(_PAPER1_SLIDING, columns=cols)
+    frame.attrs["source"] = "Thesis, Ch. 2 §ss:sliding, BPR (lines 1817-1820)"
+    return frame.set_index(["dataset", "group"])
+
+
+# Paper 1 (Ch. 2), §ss:insert: the numbers the text states for the insertion of least-exposed
+# relevant items with m = 1000, n = 10000, k = 10 (thesis line 1851; fig:artificial-fair is
+# empty). The text says its observations hold for the original and the corrected versions.
+_PAPER1_INSERTION = [
+    ("Jain", 0.9, 0.0, "still close to 0, which translates to unfair", 1851),
+    ("QF", 0.9, 0.9, "0.9, which is close to the fairest score of 1", 1851),
+    ("Ent", 0.9, 0.9, "0.9, which is close to the fairest score of 1", 1851),
+    ("FSat", 0.9, 0.9, "0.9, which is close to the fairest score of 1", 1851),
+]
+
+
+def paper1_insertion_claims() -> pd.DataFrame:
+    """The scores Paper 1's text gives for the artificial insertion experiment (Exp. 5).
+
+    Least-exposed relevant items inserted into m = 1000 lists of k = 10 over n = 10000 items;
+    at the fraction ``P`` of inserted positions the measure is said to be about ``value``.
+    Columns ``measure`` (without ori/our), ``P``, ``value``, ``wording``, ``line``.
+
+    Examples
+    --------
+    >>> float(paper1_insertion_claims().set_index("measure").loc["QF", "value"])
+    0.9
+    """
+    frame = pd.DataFrame(_PAPER1_INSERTION, columns=["measure", "P", "value", "wording", "line"])
+    frame.attrs["source"] = "Thesis, Ch. 2 §ss:insert, m = 1000, n = 10000, k = 10 (line 1851)"
     return frame

@@ -1,0 +1,46 @@
+"""The Paper 1 experiment numbers transcribed in recfair.thesis (used by book/item_exposure/experiments.md)."""
+
+import numpy as np
+import pytest
+
+from recfair import synthetic, thesis
+from recfair.evaluate import evaluate
+
+
+def test_kendall_ranges_are_well_formed():
+    ranges = thesis.paper1_kendall_ranges()
+    assert set(ranges.index.get_level_values("dataset")) == {"Lastfm", "Ml-1m"}
+    assert (ranges["low"] <= ranges["high"]).all()
+    assert ranges["low"].between(-1, 1).all() and ranges["high"].between(-1, 1).all()
+    assert ranges.loc[("Ml-1m", "relevance vs fairness"), "low"] == 0.14
+    assert "1743" in ranges.attrs["source"]
+
+
+def test_kendall_ranges_agree_with_the_thesis_table():
+    """Relevance vs relevance on Lastfm is [0.81, 1]: recompute it from Tab. base-main."""
+    from recfair.analysis import kendall_matrix
+
+    table = thesis.paper1_results("Lastfm").loc[["HR", "MRR", "P", "MAP", "R", "NDCG"]].T
+    tau, _, _ = kendall_matrix(table)
+    off = tau.to_numpy()[np.triu_indices(len(tau), 1)]
+    expected = thesis.paper1_kendall_ranges().loc[("Lastfm", "relevance vs relevance")]
+    assert round(off.min(), 2) == expected["low"] and round(off.max(), 2) == expected["high"]
+
+
+def test_sliding_ranges_are_well_formed():
+    ranges = thesis.paper1_sliding_ranges()
+    assert len(ranges) == 8
+    assert (ranges["first_low"] <= ranges["first_high"]).all()
+    assert (ranges["last_low"] <= ranges["last_high"]).all()
+    assert ranges.loc[("Ml-1m", "VoCD"), "last_low"] == 0.67
+
+
+@pytest.mark.parametrize("measure", ["QF", "FSat"])
+def test_insertion_claims_hold_for_the_generator(measure):
+    claims = thesis.paper1_insertion_claims().set_index("measure")
+    m, k = 1000, 10
+    n = m * k
+    top = synthetic.insertion_top_k(m, n, k, round(claims.loc[measure, "P"] * k))
+    scores = evaluate(top, n, [f"{measure}_ori", f"{measure}_our"])
+    for value in scores.values():
+        assert value == pytest.approx(claims.loc[measure, "value"], abs=1e-3)
