@@ -99,15 +99,17 @@ def plot_item_vectors(ax, top_k, *, n_items: int, item_features, alpha: float = 
     for a, i in enumerate(shown):
         for j in shown[a + 1:]:
             if cosine_distance[i, j] <= alpha + 1e-12:
-                ax.plot(*zip(unit[i], unit[j]), color="C3", lw=2, alpha=0.7, zorder=1)
+                ax.plot(*zip(unit[i], unit[j]), color="crimson", lw=2.5, alpha=0.8, zorder=1)
     for i, (x, y) in enumerate(unit):
         colour = "C0" if counts[i] else "grey"
         ax.annotate("", xy=(x, y), xytext=(0, 0), zorder=2,
                     arrowprops={"arrowstyle": "-|>", "color": colour, "lw": 1.5})
-        ax.text(1.22 * x, 1.22 * y, f"$i_{{{i + 1}}}$\n$c={counts[i]}$", ha="center", va="center",
+        radius = 1.12 + 0.18 * (i % 2)                 # stagger labels of neighbouring items
+        ha = "left" if x > 0.3 else "right" if x < -0.3 else "center"
+        ax.text(radius * x, radius * y, f"$i_{{{i + 1}}}$: $c={counts[i]}$", ha=ha, va="center",
                 fontsize="small", color=colour)
     score = vocd(top_k, n_items=n_items, alpha=alpha, beta=beta, item_features=feats, on_undefined="nan")
-    ax.set(xlim=(-1.5, 1.5), ylim=(-1.5, 1.5), aspect="equal", xticks=[], yticks=[],
+    ax.set(xlim=(-2.0, 2.0), ylim=(-1.7, 1.7), aspect="equal", xticks=[], yticks=[],
            title=f"α = {alpha:g}, β = {beta:g}: VoCD = {score:.3f}")
     ax.grid(False)
     return ax
@@ -126,10 +128,35 @@ def plot_iid_constant(ax, *, ks=(1, 5, 10, 20), gamma: float = 0.8, n_range=(10,
     for k in ks:
         n_k = n_all[n_all >= k]
         ax.plot(n_k, [iid_single_round(int(n), int(k), gamma) for n in n_k], label=f"k = {k}")
-    for label, (n, value) in (points or {}).items():
+    for index, (label, (n, value)) in enumerate((points or {}).items()):
         ax.plot([n], [value], marker="x", color="k", ms=7, ls="none")
-        ax.annotate(label, (n, value), textcoords="offset points", xytext=(4, 4), fontsize="x-small")
+        offset = (-6, 8) if index % 2 == 0 else (6, -12)      # alternate sides: close points stay legible
+        ax.annotate(label, (n, value), textcoords="offset points", xytext=offset, fontsize="x-small",
+                    ha="right" if index % 2 == 0 else "left")
     ax.set(xscale="log", yscale="log", xlabel="catalogue size n",
            ylabel="II-D of any single round (lower is fairer)", title=f"γ = {gamma:g}")
     ax.legend(fontsize="small", loc="lower left")
+    return ax
+
+
+def plot_fsat_range(ax, *, n_users: int, n_items: int, k_max: int, highlight_k=None):
+    """Draw FSat's range against k: the thesis's band, the true minimum and the always-fair region; return ``ax``.
+
+    The band is :func:`plot_achievable_range` of ``"FSat_ori"``, i.e. the thesis's ends
+    ``k/n`` and 1. Black crosses mark the true minimum over all top-k recommendations,
+    :func:`recfair.bounds.fsat_true_minimum`, which lies below ``k/n`` whenever fewer than
+    ``k`` items can be left satisfied. A grey span covers the list lengths with ``km < n``,
+    where the maximin share is 0 and every recommendation scores 1 (always-fair). No show.
+    """
+    from .bounds import fsat_true_minimum
+
+    plot_achievable_range(ax, "FSat_ori", n_users=n_users, n_items=n_items, k_max=k_max,
+                          highlight_k=highlight_k)
+    ks = np.arange(1, min(k_max, n_items) + 1)
+    lowest = [fsat_true_minimum(n_users, n_items, int(k)) for k in ks]
+    ax.plot(ks, lowest, marker="x", ms=5, lw=1, color="k", label="true minimum")
+    always = ks[ks * n_users < n_items]
+    if always.size:
+        ax.axvspan(0.5, always[-1] + 0.5, color="grey", alpha=0.2, lw=0, label="always fair (km < n)")
+    ax.legend(fontsize="small", loc="best")
     return ax

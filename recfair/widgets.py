@@ -163,3 +163,32 @@ def iid_constant(*, gamma: float = 0.8, k: int = 10, n_range=(10, 10_000)):
     k_slider.observe(draw, names="value")
     draw()
     return w.VBox([w.HBox([g_slider, k_slider]), out])
+
+
+def fsat_range(*, n_users: int = 20, n_items: int = 100, k: int = 10, k_max: int = 20):
+    """Sliders for m, n and k, redrawing FSat's thesis band, its true minimum and the always-fair region.
+
+    Draws through :func:`recfair.plotting.plot_fsat_range`. Returns the ``VBox``.
+    """
+    import matplotlib.pyplot as plt
+
+    from .plotting import plot_fsat_range
+
+    w = _widgets()
+    m = w.IntSlider(value=n_users, min=1, max=200, description="users m")
+    n = w.IntSlider(value=n_items, min=2, max=400, description="items n")
+    kk = w.IntSlider(value=k, min=1, max=k_max, description="k")
+    out = w.Output()
+
+    def draw(*_):
+        out.clear_output(wait=True)
+        with out:
+            fig, ax = plt.subplots(figsize=(5.5, 3.5))
+            plot_fsat_range(ax, n_users=m.value, n_items=n.value, k_max=min(k_max, n.value),
+                            highlight_k=min(kk.value, n.value))
+            plt.show()
+
+    for slider in (m, n, kk):
+        slider.observe(draw, names="value")
+    draw()
+    return w.VBox([w.HBox([m, n, kk]), out])
