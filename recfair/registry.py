@@ -27,6 +27,15 @@ class Bounds:
     most_unfair: float
     most_fair: float
 
+    def __iter__(self):
+        """Unpack as ``most_unfair, most_fair = bounds``.
+
+        >>> most_unfair, most_fair = Bounds(0.1, 1.0)
+        >>> most_fair
+        1.0
+        """
+        return iter((self.most_unfair, self.most_fair))
+
 
 @dataclass(frozen=True)
 class MeasureSpec:

@@ -620,3 +620,36 @@ def insertion_relevant(n_users: int, n_items: int, k: int) -> sp.csr_matrix:
     indices = np.arange(n_users * k, dtype=np.int64)
     indptr = np.arange(0, n_users * k + 1, k, dtype=np.int64)
     return sp.csr_matrix((np.ones(indices.size, dtype=bool), indices, indptr), shape=(n_users, n_items))
+
+
+def fewest_satisfied_top_k(n_users: int, n_items: int, k: int) -> np.ndarray:
+    r"""Top-k lists attaining the true minimum of FSat (see :func:`recfair.bounds.fsat_true_minimum`).
+
+    With :math:`f = \lfloor km/n \rfloor \ge 1`, the ``s_min`` satisfied items are shown to every
+    user and the others at most :math:`f - 1` times; the counts are trimmed from the last
+    items until they add up to :math:`km`. Laying the items out in consecutive slots, slot
+    ``t`` going to user ``t mod m``, realises any counts that are at most ``m`` without a
+    repeated item in a list. Requires ``k * n_users >= n_items`` (otherwise every list
+    satisfies every item).
+
+    >>> fewest_satisfied_top_k(6, 3, 2).tolist()
+    [[0, 1], [0, 1], [0, 1], [0, 2], [0, 2], [0, 2]]
+    """
+    from .bounds import fsat_true_minimum
+
+    m, n = check_positive_int(n_users, "n_users"), check_positive_int(n_items, "n_items")
+    k = check_positive_int(k, "k")
+    if k > n:
+        raise ValueError(f"k={k} exceeds n_items={n}.")
+    if k * m < n:
+        raise ValueError(f"k * n_users = {k * m} < n_items = {n}: every item is satisfied, FSat is 1 for any lists.")
+    f = k * m // n
+    s = round(fsat_true_minimum(m, n, k) * n)
+    counts = np.concatenate([np.full(s, m), np.full(n - s, f - 1)])
+    surplus = int(counts.sum()) - k * m
+    for i in range(n - 1, -1, -1):  # trim the unsatisfied items first, never below their floor
+        cut = min(surplus, int(counts[i]) - (f if i < s else 0))
+        counts[i] -= cut
+        surplus -= cut
+    slots = np.repeat(np.arange(n, dtype=np.int64), counts)
+    return np.ascontiguousarray(slots.reshape(k, m).T)

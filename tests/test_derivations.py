@@ -80,7 +80,9 @@ def test_show_displays_every_step(capsys):
     pytest.importorskip("IPython")
     d = dv.jain_most_fair()
     d.show()
-    assert capsys.readouterr().out.count("Eq(") == len(d.steps)
+    assert "Markdown" in capsys.readouterr().out   # outside a notebook, display prints the object
+    assert d.markdown().count("$$") == 2 * len(d.steps)
+    assert all(sp.latex(expr) in d.markdown() for _, expr in d.steps)
 
 
 def test_as_written_refuses_a_wrong_rewrite():

@@ -429,3 +429,17 @@ def test_insertion_larger_catalogue_and_validation():
         insertion_top_k(3, 30, 10, 1, kind="LE")
     with pytest.raises(ValueError, match="n_users must be >= 1"):
         insertion_steps(0, 30, 10)
+
+
+def test_fewest_satisfied_attains_the_true_minimum():
+    import recfair as rf
+    from recfair.bounds import exhaustive, fsat_true_minimum
+    from recfair.synthetic import fewest_satisfied_top_k
+
+    for m, n, k in [(6, 3, 2), (5, 4, 3), (4, 5, 3), (20, 100, 10), (1859, 2823, 10)]:
+        top = fewest_satisfied_top_k(m, n, k)
+        assert top.shape == (m, k) and all(len(set(row)) == k for row in top)
+        assert rf.fraction_satisfied(top, n_items=n) == pytest.approx(fsat_true_minimum(m, n, k))
+    assert fsat_true_minimum(6, 3, 2) == pytest.approx(exhaustive("FSat_ori", 6, 3, 2)[0])
+    with pytest.raises(ValueError, match="every item is satisfied"):
+        fewest_satisfied_top_k(2, 10, 3)

@@ -167,13 +167,20 @@ class Derivation:
             rows.append(r"&\quad %s\\" % sp.latex(expr))
         return "\\begin{aligned}\n" + "\n".join(rows) + "\n\\end{aligned}"
 
+    def markdown(self) -> str:
+        """All steps as Markdown: each caption, then its relation as a display equation.
+
+        >>> from recfair.derivations import qf_most_unfair
+        >>> qf_most_unfair().markdown().count("$$") == 2 * len(qf_most_unfair().steps)
+        True
+        """
+        return "\n\n".join(f"{caption}\n\n$$\n{sp.latex(expr)}\n$$" for caption, expr in self.steps)
+
     def show(self) -> None:
-        """Display every step in a notebook: the caption as Markdown, then the math."""
+        """Display every step in a notebook (the Markdown of :meth:`markdown`)."""
         from IPython.display import Markdown, display  # imported lazily: notebooks only
 
-        for caption, expr in self.steps:
-            display(Markdown(caption))
-            display(expr)
+        display(Markdown(self.markdown()))
 
     def _repr_latex_(self) -> str:
         return "$\\displaystyle %s$" % sp.latex(self.equation())
