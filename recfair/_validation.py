@@ -37,8 +37,20 @@ def undefined(measure: str, reason: str, on_undefined: str) -> float:
     if on_undefined == "raise":
         raise UndefinedMeasureError(message)
     if on_undefined == "warn":
-        warnings.warn(message + " Returning NaN.", UndefinedMeasureWarning, stacklevel=3)
+        warnings.warn(message + " Returning NaN.", UndefinedMeasureWarning, stacklevel=_caller_level())
     return float("nan")
+
+
+def _caller_level() -> int:
+    """Stack level of the first frame outside recfair, so a warning points at the user's line."""
+    import os
+    import sys
+
+    package = os.path.dirname(os.path.abspath(__file__))
+    frame, level = sys._getframe(1), 1
+    while frame is not None and os.path.abspath(frame.f_code.co_filename).startswith(package + os.sep):
+        frame, level = frame.f_back, level + 1
+    return level
 
 
 def check_positive_int(value, name: str, *, minimum: int = 1) -> int:

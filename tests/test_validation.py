@@ -112,3 +112,9 @@ def test_other_inputs():
         Run(TOP, 5, item_features=np.zeros((4, 2)))
     with pytest.raises(ValueError, match="user_attributes has 3 rows"):
         Run(TOP, 5, user_attributes=[1, 2, 3])
+
+
+def test_undefined_warning_points_at_the_callers_line():
+    with pytest.warns(rf.UndefinedMeasureWarning) as record:
+        rf.evaluate([[0, 1]], 3, ["Ent_ori"])
+    assert record[0].filename == __file__
