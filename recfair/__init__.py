@@ -24,6 +24,12 @@ from .item_exposure import (ai_disparity, fraction_satisfied, fraction_satisfied
                             gini_index_corrected, gini_index_weighted, gini_index_weighted_corrected,
                             ii_disparity, item_entropy, item_entropy_corrected, item_entropy_defined, jain_index,
                             jain_index_corrected, qualification_fairness, qualification_fairness_corrected, vocd)
+from .joint import (ai_fairness, hellinger_distance, ii_fairness, ii_fairness_corrected,
+                    individual_fairness_disparity_div, individual_fairness_disparity_div_corrected,
+                    individual_fairness_disparity_mul, individual_fairness_disparity_mul_corrected,
+                    inequity_of_amortized_attention, inequity_of_amortized_attention_corrected,
+                    item_better_off, item_better_off_corrected, item_worse_off, item_worse_off_corrected,
+                    mean_max_envy)
 from .ranking import full_ranking, top_k_from_scores
 from .registry import ALL_MEASURES, REGISTRY, Bounds, MeasureSpec
 from .relevance import average_precision, hit_rate, mrr, ndcg, precision, recall
@@ -32,7 +38,7 @@ from .run import Run
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("analysis", "bounds", "datasets", "derivations", "examination", "frames", "item_exposure", "plotting",
+_LAZY = ("analysis", "bounds", "datasets", "derivations", "examination", "frames", "item_exposure", "joint", "plotting",
          "ranking", "recommenders", "registry", "relevance", "synthetic", "thesis", "widgets")
 
 
@@ -52,4 +58,10 @@ __all__ = [
     "gini_index_weighted", "gini_index_weighted_corrected", "ii_disparity", "item_entropy", "item_entropy_corrected",
     "item_entropy_defined", "jain_index", "jain_index_corrected", "qualification_fairness",
     "qualification_fairness_corrected", "vocd",
+    # Papers 2-3: relevance-aware ("joint") individual item fairness (recfair.joint)
+    "ai_fairness", "hellinger_distance", "ii_fairness", "ii_fairness_corrected", "individual_fairness_disparity_div",
+    "individual_fairness_disparity_div_corrected", "individual_fairness_disparity_mul",
+    "individual_fairness_disparity_mul_corrected", "inequity_of_amortized_attention",
+    "inequity_of_amortized_attention_corrected", "item_better_off", "item_better_off_corrected", "item_worse_off",
+    "item_worse_off_corrected", "mean_max_envy",
 ]

@@ -12,6 +12,17 @@ from recfair.run import INPUTS
 SPECS = list(ALL_MEASURES)
 
 
+def _scores_for(spec, top, n):
+    """Scores whose stable descending sort starts with ``top`` (only for measures needing a full ranking)."""
+    if "ranking" not in spec.needs:
+        return {}
+    scores = np.zeros((len(top), n))
+    for u, row in enumerate(top):
+        full = np.concatenate([row, np.setdiff1d(np.arange(n), row)])
+        scores[u, full] = np.arange(n, 0, -1)
+    return {"scores": scores}
+
+
 def test_keys_unique_and_indexed():
     assert len(REGISTRY) == len(ALL_MEASURES)
     assert names("relevance") == ["HR", "MRR", "P", "R", "MAP", "NDCG"]
@@ -35,7 +46,7 @@ def test_returns_float_in_range_on_random_runs(spec):
     m, n, k = 30, 25, 5
     top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
     rel = [rng.choice(n, rng.integers(1, 8), replace=False) for _ in range(m)]
-    value = rf.evaluate(top, n, [spec.key], relevant=rel)[spec.key]
+    value = rf.evaluate(top, n, [spec.key], relevant=rel, **_scores_for(spec, top, n))[spec.key]
     assert isinstance(value, float)
     assert spec.range[0] <= value <= spec.range[1]
 
@@ -47,8 +58,9 @@ def test_user_order_invariance(spec):
     top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
     rel = [rng.choice(n, 3, replace=False) for _ in range(m)]
     perm = rng.permutation(m)
-    a = rf.evaluate(top, n, [spec.key], relevant=rel)[spec.key]
-    b = rf.evaluate(top[perm], n, [spec.key], relevant=[rel[i] for i in perm])[spec.key]
+    a = rf.evaluate(top, n, [spec.key], relevant=rel, **_scores_for(spec, top, n))[spec.key]
+    b = rf.evaluate(top[perm], n, [spec.key], relevant=[rel[i] for i in perm],
+                    **_scores_for(spec, top[perm], n))[spec.key]
     assert a == pytest.approx(b, abs=1e-12)
 
 

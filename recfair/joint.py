@@ -1,0 +1,1118 @@
+r"""Relevance-aware ("joint") individual item fairness (thesis Ch. 3-4, Papers 2 and 3).
+
+IAA, IFD (division and multiplication), HD, MME, IBO/IWO, II-F and AI-F: each scores how an
+item's exposure in the top-k lists matches its relevance to the users.
+
+Shared inputs: ``top_k``, an ``(m, k)`` int array whose row ``u`` is user ``u``'s ranked
+list of distinct items in ``[0, n_items)``; ``n_items`` (:math:`n`), the size of the **whole
+catalogue**; ``relevant``, each user's ground-truth relevant items (binary relevance
+:math:`r_{u,i}`, :math:`R^*_u` and :math:`|R^*_u|`). :math:`\mathrm{IFD}_\div` (original) also
+needs the full ranking of all :math:`n` items (``ranking=`` or ``scores=``, whose stable
+descending sort is the ranking). MME, IBO/IWO, II-F and AI-F accept ``rounds``, a
+``(W, m, k)`` array of the lists of ``W`` recommendation rounds (round 0 equals ``top_k``);
+all other measures are single-round.
+
+Original versions (``IAA_ori``, ``IFD_div_ori``, ``IFD_mul_ori``, ``IBO_ori``, ``IWO_ori``,
+``II-F_ori``) follow Paper 2 with the conventions of its published numbers: binary relevance;
+pairs :math:`(i, i)` included in :math:`H_u`; the full ranking, without top-k indicator, in
+:math:`\mathrm{IFD}_\div`; :math:`1/m` averaging in MME and IBO/IWO; IBO/IWO as fractions in
+[0, 1]. ``IBO_ori``/``IWO_ori`` are Saito and Joachims' ratio form over all :math:`n` items
+(as restated in Paper 3); Paper 2's published IBO/IWO numbers use the form over the items
+relevant to someone, i.e. ``IBO_our``/``IWO_our``. Corrected versions (``*_our``) follow Paper 3: each user's score is min-max rescaled
+between the fairest and the most unfair ranking of that user's relevant items (computed
+exactly, see each function), then averaged over users; corrected scores within 1e-12 of 0
+or 1 are snapped to 0 or 1, never clipped.
+
+Undefined values follow the one policy ``on_undefined`` in ``{"warn", "nan", "raise"}``.
+Users whose :math:`n` items all share one relevance value (no relevant item, or every item
+relevant) have an empty per-user range and are left out of the corrected means (thesis
+Ch. 4, footnote on the normalisation); if no user is left, the measure is undefined.
+
+Nothing of size ``m * n`` is built except, for :math:`\mathrm{IFD}_\div` (original), the full
+ranking, which is read in blocks of users.
+
+>>> import recfair as rf
+>>> top_k, rel = [[0, 1], [1, 0], [0, 1]], [[0, 2], [1, 4], [0, 1, 5]]
+>>> round(rf.inequity_of_amortized_attention(top_k, n_items=6, relevant=rel), 6)
+0.222222
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import scipy.sparse as sp
+
+from ._validation import check_on_undefined, undefined
+from .examination import check_gamma
+from .examination import dcg as _dcg
+from .examination import inverse as _inverse
+from .examination import rbp as _rbp
+from .run import Run
+
+__all__ = [
+    "inequity_of_amortized_attention", "inequity_of_amortized_attention_corrected",
+    "individual_fairness_disparity_div", "individual_fairness_disparity_div_corrected",
+    "individual_fairness_disparity_mul", "individual_fairness_disparity_mul_corrected",
+    "hellinger_distance", "mean_max_envy",
+    "item_better_off", "item_worse_off", "item_better_off_corrected", "item_worse_off_corrected",
+    "ii_fairness", "ii_fairness_corrected", "ai_fairness",
+    "compute",
+]
+
+_SNAP = 1e-12
+_NO_USERS = "there are no users (m = 0)"
+_BLOCK = 1 << 23          # entries of a dense block of the full ranking / of an item block of Imp
+
+_REF2 = ("T. V. Rampisela, T. Ruotsalo, M. Maistro, C. Lioma (2024). Can we trust recommender system\n"
+         "           fairness evaluation? The role of fairness and relevance. SIGIR (thesis Ch. 3)")
+_REF3 = ("T. V. Rampisela, M. Maistro, T. Ruotsalo, C. Lioma. Relevance-aware individual item fairness\n"
+         "           measures in recommender systems: limitations and usage guidelines (thesis Ch. 4)")
+_DOC = {
+    "<<inputs>>": """top_k : array-like of int, shape (n_users, >= k)
+        Item indices in ``[0, n_items)``, distinct within a row; row ``u`` is user ``u``'s
+        ranked list.
+    n_items : int
+        Size of the catalogue :math:`n` (all items of the dataset, recommended or not).
+    relevant : sequence of sequences of int, or scipy.sparse matrix (n_users, n_items)
+        Ground-truth relevant items of each user (binary relevance).
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.""",
+    "<<rounds>>": """rounds : array-like of int, shape (W, n_users, >= k), optional
+        Top-k lists of ``W`` recommendation rounds; ``rounds[0]`` must equal ``top_k``.
+        Default: the single round ``top_k``.""",
+    "<<on_undefined>>": """on_undefined : {"warn", "nan", "raise"}, default="warn"
+        Policy when the measure is undefined (see Notes): NaN with an
+        :class:`~recfair.UndefinedMeasureWarning`, NaN silently, or an
+        :class:`~recfair.UndefinedMeasureError`.""",
+    "<<ref2>>": _REF2,
+    "<<ref3>>": _REF3,
+}
+
+
+def _fill_doc(func):
+    doc = func.__doc__
+    for token, text in _DOC.items():
+        doc = doc.replace(token, text)
+    func.__doc__ = doc
+    return func
+
+
+# --------------------------------------------------------------------------- shared kernels
+
+def _snap(values):
+    """Round noise within 1e-12 of 0 or 1 to exactly 0 or 1; never clip (NaN stays NaN)."""
+    v = np.asarray(values, dtype=np.float64)
+    v = np.where(np.abs(v) <= _SNAP, 0.0, v)
+    v = np.where(np.abs(v - 1.0) <= _SNAP, 1.0, v)
+    return v + 0.0
+
+
+def _lists(run) -> np.ndarray:
+    """The ``(W, m, k)`` lists of every round (``W = 1`` without ``rounds``)."""
+    return run.top_k[None] if run.rounds is None else run.rounds
+
+
+def _exposure_matrix(lists: np.ndarray, weights: np.ndarray, n: int) -> sp.csr_matrix:
+    r"""CSR ``(m, n)``: :math:`\frac1W\sum_w` of the weight of the slot holding item ``i`` for user ``u``."""
+    n_rounds, m, k = lists.shape
+    rows = np.broadcast_to(np.arange(m)[None, :, None], lists.shape).ravel()
+    data = np.broadcast_to(weights[None, None, :], lists.shape).ravel() / n_rounds
+    mat = sp.csr_matrix((data, (rows, lists.ravel())), shape=(m, n))   # duplicates (rounds) are summed
+    mat.sum_duplicates()
+    return mat
+
+
+def _mean_users(name: str, values: np.ndarray, on_undefined: str, reason: str) -> float:
+    """Mean over users; NaN users make the whole measure undefined."""
+    if values.size == 0:
+        return undefined(name, _NO_USERS, on_undefined)
+    bad = np.isnan(values)
+    if bad.any():
+        return undefined(name, f"{int(bad.sum())} user(s) {reason}", on_undefined)
+    return float(values.mean())
+
+
+def _mean_defined(name: str, values: np.ndarray, on_undefined: str) -> float:
+    """Mean over the users with a non-empty per-user range (corrected versions)."""
+    if values.size == 0:
+        return undefined(name, _NO_USERS, on_undefined)
+    keep = ~np.isnan(values)
+    if not keep.any():
+        return undefined(name, "no user has a non-empty range (every user has no relevant item "
+                               "or only relevant items)", on_undefined)
+    return float(_snap(values[keep].mean()))
+
+
+def _rescale_users(raw, low, high):
+    """Per-user min-max rescaling; users with an empty range (high == low) get NaN."""
+    span = high - low
+    ok = span > _SNAP * np.maximum(1.0, np.abs(high))
+    out = np.full(raw.shape, np.nan)
+    out[ok] = (raw[ok] - low[ok]) / span[ok]
+    return _snap(out)
+
+
+def _per_distinct(values: np.ndarray, func):
+    """Apply ``func(v) -> tuple`` once per distinct value; returns arrays aligned with ``values``."""
+    uniq, inverse = np.unique(values, return_inverse=True)
+    table = np.array([func(int(v)) for v in uniq], dtype=np.float64).reshape(uniq.size, -1)
+    return tuple(table[inverse, j] for j in range(table.shape[1]))
+
+
+def _separable(hits: np.ndarray, n_rel: np.ndarray, cost_hit, cost_miss, cost_out):
+    """Per-user sum of a separable cost: ``cost_hit[p]`` / ``cost_miss[p]`` for a relevant /
+    irrelevant item at top-k position ``p``, ``cost_out`` for each relevant item beyond k."""
+    return (np.where(hits, cost_hit, cost_miss).sum(axis=1)
+            + (n_rel - hits.sum(axis=1)) * cost_out)
+
+
+def _separable_ends(n: int, k: int, r: int, cost_hit, cost_miss, cost_out) -> tuple[float, float]:
+    """Separable cost of the fairest (relevant on top) and unfairest (relevant at the bottom) lists."""
+    top = np.arange(k) < min(r, k)
+    bottom = np.arange(k) >= k - max(0, r - (n - k))
+    fair = _separable(top[None], np.array([r]), cost_hit, cost_miss, cost_out)[0]
+    unfair = _separable(bottom[None], np.array([r]), cost_hit, cost_miss, cost_out)[0]
+    return float(fair), float(unfair)
+
+
+# --------------------------------------------------------------------------- IAA
+
+def _iaa_weights(k: int, corrected: bool) -> np.ndarray:
+    p = np.arange(1, k + 1, dtype=np.float64)
+    return (k + 1 - p) / k if corrected else (k - p) / (k - 1)
+
+
+def _iaa_ori(run, on_undefined):
+    m, k = run.top_k.shape
+    if k == 1:
+        return undefined("inequity_of_amortized_attention",
+                         "k = 1: the normalised linear examination (k - z)/(k - 1) is 0/0", on_undefined)
+    a = _iaa_weights(k, corrected=False)
+    per_user = _separable(run.hits, run.n_relevant, 1.0 - a, a, 1.0) / run.n_items
+    return _mean_users("inequity_of_amortized_attention", per_user, on_undefined, "")
+
+
+def _iaa_our(run, on_undefined):
+    n, k = run.n_items, run.k
+    a = _iaa_weights(k, corrected=True)
+    raw = _separable(run.hits, run.n_relevant, 1.0 - a, a, 1.0)
+    low, high = _per_distinct(run.n_relevant, lambda r: _separable_ends(n, k, r, 1.0 - a, a, 1.0))
+    return _mean_defined("inequity_of_amortized_attention_corrected", _rescale_users(raw, low, high), on_undefined)
+
+
+# --------------------------------------------------------------------------- IFD
+
+def _relevant_full_positions(run) -> np.ndarray:
+    """1-based position in the full ranking of every relevant (u, i), in CSR order of ``relevant``.
+
+    With scores, nothing is argsorted: a relevant item's position in the stable descending sort
+    is 1 + #(higher scores) + #(equal scores at a lower index), read from each row's sorted scores.
+    """
+    rel, n = run.relevant, run.n_items
+    out = np.empty(rel.nnz, dtype=np.int64)
+    explicit = run._ranking if run._ranking is not None else run.__dict__.get("ranking")
+    step = max(1, _BLOCK // n)
+    for start in range(0, run.n_users, step):
+        stop = min(run.n_users, start + step)
+        lo, hi = rel.indptr[start], rel.indptr[stop]
+        if lo == hi:
+            continue
+        rows = np.repeat(np.arange(stop - start), np.diff(rel.indptr[start:stop + 1]))
+        if explicit is not None:
+            block = explicit[start:stop]
+            inv = np.empty_like(block)
+            np.put_along_axis(inv, block, np.broadcast_to(np.arange(n), block.shape), axis=1)
+            out[lo:hi] = inv[rows, rel.indices[lo:hi]] + 1
+            continue
+        vals = run.scores[start:stop]
+        srt = np.sort(vals, axis=1)
+        for r in range(stop - start):
+            a, b = rel.indptr[start + r], rel.indptr[start + r + 1]
+            if a == b:
+                continue
+            items = rel.indices[a:b]
+            x = vals[r, items]
+            right = np.searchsorted(srt[r], x, side="right")
+            pos = n - right + 1
+            tied = np.flatnonzero(right - np.searchsorted(srt[r], x, side="left") > 1)
+            for t in tied:                                         # ties go to the lower index first
+                pos[t] += np.count_nonzero(vals[r, :items[t]] == x[t])
+            out[a:b] = pos
+    return out
+
+
+def _ifd_div_from_values(values: np.ndarray, rel: sp.csr_matrix) -> np.ndarray:
+    r"""Per-user :math:`\frac{1}{R^2}\sum_{j}(R-2j+1)\,v_{(j)}` (values in CSR order, sorted descending)."""
+    m = rel.shape[0]
+    n_rel = np.diff(rel.indptr)
+    users = np.repeat(np.arange(m), n_rel)
+    order = np.lexsort((-values, users))
+    v = values[order]
+    j = np.arange(v.size) - rel.indptr[users]                        # 0-based rank within the user
+    total = np.bincount(users, weights=v * (n_rel[users] - 2 * j - 1), minlength=m)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(n_rel > 0, total / np.maximum(n_rel, 1) ** 2, np.nan)
+
+
+def _ifd_div_ori(run, on_undefined):
+    values = _dcg(_relevant_full_positions(run)) if run.relevant.nnz else np.zeros(0)
+    per_user = _ifd_div_from_values(values, run.relevant)
+    return _mean_users("individual_fairness_disparity_div", per_user, on_undefined,
+                       "have no relevant item (|H_u| = 0)")
+
+
+def _ifd_div_topk(run) -> np.ndarray:
+    """Per-user IFD÷ with top-k-masked exposure (unnormalised, times R²); relevant beyond k are 0."""
+    hits, n_rel = run.hits, run.n_relevant
+    e = _dcg(np.arange(1, run.k + 1))
+    j = np.cumsum(hits, axis=1)                                      # 1-based rank among the hits
+    return (hits * (n_rel[:, None] - 2 * j + 1) * e).sum(axis=1)
+
+
+def _ifd_div_ends(n: int, k: int, r: int) -> tuple[float, float]:
+    """Exact fairest / most unfair R²·IFD÷ (top-k-masked) over all rankings of r relevant items."""
+    e = _dcg(np.arange(1, k + 1))
+    best_low, best_high = np.inf, -np.inf
+    for s in range(max(0, r - (n - k)), min(r, k) + 1):             # s = relevant items inside the top-k
+        j = np.arange(1, s + 1)
+        c = r - 2 * j + 1
+        low = float((c * e[k - s + j - 1]).sum())                   # contiguous block at the bottom of the top-k
+        high = float((c * e[np.where(c > 0, j, k - s + j) - 1]).sum())
+        best_low, best_high = min(best_low, low), max(best_high, high)
+    return best_low, best_high
+
+
+def _ifd_div_our(run, on_undefined):
+    n, k = run.n_items, run.k
+    raw = _ifd_div_topk(run).astype(np.float64)
+    low, high = _per_distinct(run.n_relevant, lambda r: _ifd_div_ends(n, k, r) if r > 0 else (0.0, 0.0))
+    per_user = _rescale_users(raw, low, high)
+    per_user[run.n_relevant == 1] = 0.0                             # thesis: |R_u| = 1 scores 0 (always fair)
+    return _mean_defined("individual_fairness_disparity_div_corrected", per_user, on_undefined)
+
+
+def _ifd_mul_value(n: int, s1, s2):
+    return 2.0 * (n * s2 - s1 ** 2) / (n * (n - 1))
+
+
+def _ifd_mul_raw(run) -> np.ndarray:
+    e = _dcg(np.arange(1, run.k + 1))
+    hits = run.hits
+    return _ifd_mul_value(run.n_items, (hits * e).sum(axis=1), (hits * e ** 2).sum(axis=1))
+
+
+def _ifd_mul_ends(n: int, k: int, r: int) -> tuple[float, float]:
+    """Exact fairest / most unfair IFD× over all rankings of r relevant items (see the docstring)."""
+    e = _dcg(np.arange(1, k + 1))
+    c1 = np.concatenate([[0.0], np.cumsum(e)])
+    c2 = np.concatenate([[0.0], np.cumsum(e ** 2)])
+    best_low, best_high = np.inf, -np.inf
+    for s in range(max(0, r - (n - k)), min(r, k) + 1):
+        a = np.arange(s + 1)                                        # a on top, s - a at the bottom of the top-k
+        s1 = c1[a] + c1[k] - c1[k - s + a]
+        s2 = c2[a] + c2[k] - c2[k - s + a]
+        vals = _ifd_mul_value(n, s1, s2)
+        best_low, best_high = min(best_low, float(vals[0])), max(best_high, float(vals.max()))
+    return best_low, best_high
+
+
+def _ifd_mul_ori(run, on_undefined):
+    if run.n_items < 2:
+        return undefined("individual_fairness_disparity_mul", "n < 2: there is no item pair", on_undefined)
+    return _mean_users("individual_fairness_disparity_mul", _ifd_mul_raw(run), on_undefined, "")
+
+
+def _ifd_mul_our(run, on_undefined):
+    n, k = run.n_items, run.k
+    if n < 2:
+        return undefined("individual_fairness_disparity_mul_corrected", "n < 2: there is no item pair", on_undefined)
+    low, high = _per_distinct(run.n_relevant, lambda r: _ifd_mul_ends(n, k, r))
+    per_user = _rescale_users(_ifd_mul_raw(run), low, high)
+    return _mean_defined("individual_fairness_disparity_mul_corrected", per_user, on_undefined)
+
+
+# --------------------------------------------------------------------------- HD
+
+def _hd(run, on_undefined, gamma=0.9):
+    check_gamma(gamma)
+    m, k = run.top_k.shape
+    n_rel = run.n_relevant
+    if m == 0:
+        return undefined("hellinger_distance", _NO_USERS, on_undefined)
+    if (n_rel == 0).any():
+        return undefined("hellinger_distance", f"{int((n_rel == 0).sum())} user(s) have no relevant item "
+                         "(r'_{u,i} = r_{u,i} / 0)", on_undefined)
+    # q': the reference list holds the user's relevant items first, each with r' = 1/|R_u|
+    p = np.arange(1, k + 1)
+    q = ((p[None, :] <= n_rel[:, None]) / n_rel[:, None]).sum(axis=0) / m
+    # c': binary relevance makes each user's click vector one-hot on the first hit of the top-k
+    hits = run.hits
+    has_hit = hits.any(axis=1)
+    users = np.flatnonzero(has_hit)
+    first = run.top_k[users, hits[users].argmax(axis=1)]
+    # reference position of that item = its rank among the user's relevant items (stable: lower index first)
+    ref = _rank_in_rows(run.relevant, users, first)
+    inside = ref <= k
+    c = np.bincount(ref[inside] - 1, minlength=k)[:k] / m
+    return float(np.sqrt(0.5 * ((np.sqrt(q) - np.sqrt(c)) ** 2).sum()))
+
+
+def _rank_in_rows(rel: sp.csr_matrix, users: np.ndarray, items: np.ndarray) -> np.ndarray:
+    """1-based rank of ``items[j]`` among the (sorted) indices of row ``users[j]`` of ``rel``."""
+    n = rel.shape[1]
+    row_of = np.repeat(np.arange(rel.shape[0], dtype=np.int64), np.diff(rel.indptr))
+    keys = row_of * n + rel.indices.astype(np.int64)
+    pos = np.searchsorted(keys, users.astype(np.int64) * n + items)
+    return pos - rel.indptr[users] + 1
+
+
+# --------------------------------------------------------------------------- MME, IBO, IWO
+
+def _impacts(run):
+    r"""``(R as float CSR, X·e_inv as CSR (m, n) divided by m, Imp_i(i) (n,), Imp_i^unif (n,))``."""
+    m, k, n = run.n_users, run.k, run.n_items
+    exposure = _exposure_matrix(_lists(run), _inverse(np.arange(1, k + 1)), n) / m
+    rel = run.relevant.astype(np.float64)
+    own = np.asarray(rel.multiply(exposure).sum(axis=0)).ravel()
+    harmonic = float(_inverse(np.arange(1, k + 1)).sum())
+    unif = np.asarray(rel.sum(axis=0)).ravel() * harmonic / (n * m)
+    return rel, exposure, own, unif
+
+
+def _mme(run, on_undefined):
+    if run.n_users == 0:
+        return undefined("mean_max_envy", _NO_USERS, on_undefined)
+    rel, exposure, own, _ = _impacts(run)
+    rel_t = rel.T.tocsr()                                           # (n, m)
+    n = run.n_items
+    best = np.zeros(n)
+    per_row = max(1.0, rel.nnz / max(n, 1)) * max(1.0, exposure.nnz / max(run.n_users, 1))
+    step = max(1, int(_BLOCK // per_row))                          # ~ _BLOCK nonzeros per block product
+    for start in range(0, n, step):
+        stop = min(n, start + step)
+        block = rel_t[start:stop] @ exposure                       # Imp_i(i') for i in the block
+        if block.nnz:
+            best[start:stop] = block.max(axis=1).toarray().ravel()
+    return float(np.maximum(best - own, 0.0).mean())
+
+
+def _ibo_iwo(run, on_undefined, *, better: bool, corrected: bool):
+    name = ("item_better_off" if better else "item_worse_off") + ("_corrected" if corrected else "")
+    if run.n_users == 0:
+        return undefined(name, _NO_USERS, on_undefined)
+    _, _, own, unif = _impacts(run)
+    known = unif > 0
+    if corrected:
+        if not known.any():
+            return undefined(name, "no item is relevant to any user (I^- is empty)", on_undefined)
+        own, unif = own[known], unif[known]
+        hit = own >= 1.1 * unif if better else own <= 0.9 * unif
+        return float(hit.mean())
+    if not known.all():
+        return undefined(name, f"{int((~known).sum())} item(s) are relevant to no user: "
+                               "Imp_i(i) / Imp_i^unif is 0/0", on_undefined)
+    ratio = own / unif
+    return float((ratio >= 1.1).mean() if better else (ratio <= 0.9).mean())
+
+
+# --------------------------------------------------------------------------- II-F, AI-F
+
+def _target(n_rel: np.ndarray, gamma: float) -> np.ndarray:
+    r"""Per-user target exposure :math:`t_u` of each relevant item (0 without relevant items)."""
+    with np.errstate(invalid="ignore", divide="ignore"):
+        t = (1.0 - gamma ** n_rel) / (np.maximum(n_rel, 1) * (1.0 - gamma))
+    return np.where(n_rel > 0, t, 0.0)
+
+
+def _exposure_gap(run, gamma):
+    """CSR ``(m, n)`` of :math:`E_{u,i} - E^*_{u,i}`."""
+    k, n = run.k, run.n_items
+    system = _exposure_matrix(_lists(run), _rbp(np.arange(1, k + 1), gamma=gamma), n)
+    t = _target(run.n_relevant, gamma)
+    target = sp.diags(t) @ run.relevant.astype(np.float64)
+    return (system - target).tocsr()
+
+
+def _iif_ori(run, on_undefined, gamma=0.8):
+    gamma = check_gamma(gamma)
+    if run.n_users == 0:
+        return undefined("ii_fairness", _NO_USERS, on_undefined)
+    gap = _exposure_gap(run, gamma)
+    return float(gap.multiply(gap).sum() / (run.n_users * run.n_items))
+
+
+def _iif_our(run, on_undefined, gamma=0.8):
+    gamma = check_gamma(gamma)
+    if run.rounds is not None and run.rounds.shape[0] > 1:
+        raise ValueError("ii_fairness_corrected is defined for a single round (its bounds assume W = 1).")
+    n, k = run.n_items, run.k
+    a = _rbp(np.arange(1, k + 1), gamma=gamma)
+
+    def costs(r):
+        t = float(_target(np.array([r]), gamma)[0])
+        return (a - t) ** 2, a ** 2, t ** 2
+
+    def ends(r):
+        return _separable_ends(n, k, r, *costs(r))
+
+    t = _target(run.n_relevant, gamma)
+    raw = (np.where(run.hits, (a[None] - t[:, None]) ** 2, a[None] ** 2).sum(axis=1)
+           + (run.n_relevant - run.hits.sum(axis=1)) * t ** 2)
+    low, high = _per_distinct(run.n_relevant, ends)
+    return _mean_defined("ii_fairness_corrected", _rescale_users(raw, low, high), on_undefined)
+
+
+def _aif(run, on_undefined, gamma=0.8):
+    gamma = check_gamma(gamma)
+    if run.n_users == 0:
+        return undefined("ai_fairness", _NO_USERS, on_undefined)
+    per_item = np.asarray(_exposure_gap(run, gamma).sum(axis=0)).ravel() / run.n_users
+    return float((per_item ** 2).mean())
+
+
+# --------------------------------------------------------------------------- registry entry point
+
+_KERNELS = {
+    "IAA_ori": _iaa_ori, "IAA_our": _iaa_our,
+    "IFD_div_ori": _ifd_div_ori, "IFD_div_our": _ifd_div_our,
+    "IFD_mul_ori": _ifd_mul_ori, "IFD_mul_our": _ifd_mul_our,
+    "HD": _hd, "MME": _mme,
+    "IBO_ori": lambda run, on_undefined: _ibo_iwo(run, on_undefined, better=True, corrected=False),
+    "IWO_ori": lambda run, on_undefined: _ibo_iwo(run, on_undefined, better=False, corrected=False),
+    "IBO_our": lambda run, on_undefined: _ibo_iwo(run, on_undefined, better=True, corrected=True),
+    "IWO_our": lambda run, on_undefined: _ibo_iwo(run, on_undefined, better=False, corrected=True),
+    "II-F_ori": _iif_ori, "II-F_our": _iif_our, "AI-F": _aif,
+}
+_SINGLE_ROUND = ("IAA_ori", "IAA_our", "IFD_div_ori", "IFD_div_our", "IFD_mul_ori", "IFD_mul_our", "HD")
+
+
+def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> float:
+    """Compute the joint measure ``key`` on a validated :class:`~recfair.run.Run` (the registry's ``compute``)."""
+    check_on_undefined(on_undefined)
+    run._need_relevant()
+    if key in _SINGLE_ROUND and run.rounds is not None and run.rounds.shape[0] > 1:
+        raise ValueError(f"{key} is single-round here (the thesis evaluates W = 1); rounds were given.")
+    return float(_KERNELS[key](run, on_undefined, **options))
+
+
+def _run(top_k, n_items, relevant, k, rounds=None, ranking=None, scores=None) -> Run:
+    return Run(top_k, n_items, k=k, relevant=relevant, rounds=rounds, ranking=ranking, scores=scores)
+
+
+# --------------------------------------------------------------------------- public functions: IAA
+
+@_fill_doc
+def inequity_of_amortized_attention(top_k, *, n_items, relevant, k=None, on_undefined="warn") -> float:
+    r"""Inequity of amortized attention: gap between each item's attention and its relevance.
+
+    Lower is fairer. Every catalogue item counts, so relevant items beyond the top-k add 1 each.
+
+    .. math::
+
+        \mathrm{IAA}_{\mathrm{ori}} = \frac{1}{m}\sum_{u\in U}\frac{1}{n}\sum_{i\in I}
+        \bigl|\mathbb{1}_{L_u}(i)\,\tilde e_{\mathrm{li}}(u,i) - \tilde r(u,i)\bigr|,\quad
+        \tilde e_{\mathrm{li}}(u,i) = \frac{k - z(u,i)}{k - 1}
+
+    where :math:`z(u,i)` is the rank of :math:`i` for :math:`u` and :math:`\tilde r` the
+    min-max normalised relevance (single round, Paper 2 Eq. IAA).
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, 1]; 0 and 1 are not reachable (see the corrected version).
+
+    See Also
+    --------
+    inequity_of_amortized_attention_corrected : Rescaled per user to its achievable range.
+
+    Notes
+    -----
+    Binary relevance: :math:`\tilde r = r` (as the published numbers; a user with no relevant
+    item or only relevant items keeps :math:`\tilde r = r`, no 0/0). The item at rank ``k``
+    gets weight 0. Undefined for ``k = 1`` (:math:`k - 1 = 0`). Only the top-k and the number
+    of relevant items matter, so no full ranking is needed.
+
+    References
+    ----------
+    .. [1] A. J. Biega, K. P. Gummadi, G. Weikum (2018). Equity of attention. SIGIR.
+    .. [2] <<ref2>>.
+
+    Examples
+    --------
+    >>> inequity_of_amortized_attention([[0, 1]], n_items=5, relevant=[[0, 1]])   # [1, 0] vs [1, 1]
+    0.2
+    """
+    run = _run(top_k, n_items, relevant, k)
+    return compute("IAA_ori", run, on_undefined=on_undefined)
+
+
+@_fill_doc
+def inequity_of_amortized_attention_corrected(top_k, *, n_items, relevant, k=None, on_undefined="warn") -> float:
+    r"""IAA rescaled per user: relevant items on top score 0, relevant items at the bottom 1.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{IAA}_{\mathrm{our}} = \frac1m\sum_{u\in U}
+        \frac{\mathrm{IAA}(u) - \mathrm{IAA}_{\min}(u)}{\mathrm{IAA}_{\max}(u) - \mathrm{IAA}_{\min}(u)},
+        \quad \tilde e_{\mathrm{our\text{-}li}}(u,i) = \frac{k + 1 - z(u,i)}{k}
+
+    All three terms use the corrected linear examination (rank ``k`` keeps weight ``1/k``).
+    :math:`\mathrm{IAA}_{\min}(u)` is the list with the relevant items on top and
+    :math:`\mathrm{IAA}_{\max}(u)` the list with them at the bottom (exact: the sum is
+    separable over items, thesis Ch. 4 Theorems 1-2).
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        In [0, 1], both ends exact.
+
+    Notes
+    -----
+    Users with no relevant item or only relevant items have an empty range and are left out
+    (thesis Ch. 4); if no user is left the measure is undefined. Defined for ``k = 1``.
+
+    References
+    ----------
+    .. [1] <<ref3>>.
+
+    Examples
+    --------
+    >>> inequity_of_amortized_attention_corrected([[0, 1, 2, 3]], n_items=8, relevant=[[0, 1]])
+    0.0
+    >>> inequity_of_amortized_attention_corrected([[2, 3, 4, 5]], n_items=8, relevant=[[0, 1]])
+    1.0
+    """
+    run = _run(top_k, n_items, relevant, k)
+    return compute("IAA_our", run, on_undefined=on_undefined)
+
+
+# --------------------------------------------------------------------------- public functions: IFD
+
+@_fill_doc
+def individual_fairness_disparity_div(top_k, *, n_items, relevant, ranking=None, scores=None, k=None,
+                                      on_undefined="warn") -> float:
+    r"""Individual fairness disparity (division): pairwise gaps of exposure per unit of relevance.
+
+    Lower is fairer. Uses the **full ranking** of all :math:`n` items, not only the top-k.
+
+    .. math::
+
+        \mathrm{IFD}_{\div} = \frac1m\sum_{u\in U}\frac{1}{|H_u|}\sum_{(i,i')\in H_u}
+        \max\bigl\{0,\ J_\div(u,i) - J_\div(u,i')\bigr\},\quad
+        J_\div(u,i) = \frac{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}
+
+    with :math:`H_u = \{(i,i') \in I\times I : r_{u,i}\ge r_{u,i'} > 0\}`, self-pairs included,
+    so :math:`|H_u| = |R^*_u|^2` for binary relevance, and :math:`e_{\mathrm{DCG}}(z) = 1/\log_2(z+1)`
+    at the item's position :math:`z` in the full ranking (no top-k indicator).
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (n_users, >= k), or None
+        Derived from ``ranking`` or ``scores`` when None.
+    n_items : int
+        Size of the catalogue :math:`n`.
+    relevant : sequence of sequences of int, or scipy.sparse matrix (n_users, n_items)
+        Ground-truth relevant items of each user.
+    ranking : array-like of int, shape (n_users, n_items), optional
+        Full ranking of every item per user.
+    scores : array-like of float, shape (n_users, n_items), optional
+        Predicted scores; the ranking is their stable descending sort (ties to the lower index).
+    k : int, optional
+        Cut-off (irrelevant for this measure; checks ``top_k``).
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, inf) (at most 1 with binary relevance).
+
+    Notes
+    -----
+    As the published numbers (Paper 2, authors' code): the exposure is read from the full
+    ranking, so the score depends only on the positions of the relevant items there, not on
+    ``k``; per user it equals
+    :math:`\frac{1}{R^2}\sum_{j=1}^{R}(R - 2j + 1)\,v_{(j)}` with the relevant items' weights
+    sorted in decreasing order (O(|R_u| log |R_u|) per user). A user with no relevant item
+    has :math:`|H_u| = 0`, so the measure is undefined.
+
+    References
+    ----------
+    .. [1] A. Singh, T. Joachims (2019). Policy learning for fairness in ranking. NeurIPS.
+    .. [2] <<ref2>>.
+
+    Examples
+    --------
+    >>> round(individual_fairness_disparity_div(None, n_items=3, relevant=[[1, 2]], ranking=[[0, 1, 2]], k=2), 6)
+    0.032732
+    """
+    run = _run(top_k, n_items, relevant, k, ranking=ranking, scores=scores)
+    return compute("IFD_div_ori", run, on_undefined=on_undefined)
+
+
+@_fill_doc
+def individual_fairness_disparity_div_corrected(top_k, *, n_items, relevant, k=None, on_undefined="warn") -> float:
+    r"""IFD (division) with top-k exposure, rescaled per user to its exact achievable range.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{IFD}_{\div\text{-our}} = \frac1m\sum_{u\in U}
+        \frac{\mathrm{IFD}_\div(u) - \mathrm{IFD}_{\div\text{-}\min}(u)}
+        {\mathrm{IFD}_{\div\text{-}\max}(u) - \mathrm{IFD}_{\div\text{-}\min}(u)},\quad
+        J_{\div\text{-our}}(u,i) = \frac{\mathbb{1}_{L_u}(i)\,e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        In [0, 1], both ends exact.
+
+    Notes
+    -----
+    The per-user ends are exact, not the thesis's strategies: with :math:`s` relevant items in
+    the top-k at positions :math:`p_1 < \dots < p_s`, :math:`R^2\,\mathrm{IFD}_\div(u) =
+    \sum_{j}(R - 2j + 1)\,e_{\mathrm{DCG}}(p_j)`. For each feasible :math:`s`
+    (:math:`\max(0, R - (n-k)) \le s \le \min(R, k)`) the maximum puts the items with a positive
+    coefficient at positions :math:`1, 2, \dots` and the others at the bottom of the top-k
+    (the "half on top, half unexposed" strategy), and the minimum puts all :math:`s` items in a
+    block at the bottom of the top-k (it minimises every pairwise gap and the sum at once);
+    both are then optimised over :math:`s`. This differs from "all relevant items beyond k"
+    only when :math:`R > n - k` (thesis Ch. 4 counterexample). Users with one relevant item
+    score 0 (as in the thesis's experiments); users with no relevant item or only relevant
+    items are left out.
+
+    References
+    ----------
+    .. [1] <<ref3>>.
+
+    Examples
+    --------
+    >>> individual_fairness_disparity_div_corrected([[0, 1], [2, 3]], n_items=8, relevant=[[0, 7], [0, 1]])
+    0.5
+    """
+    run = _run(top_k, n_items, relevant, k)
+    return compute("IFD_div_our", run, on_undefined=on_undefined)
+
+
+@_fill_doc
+def individual_fairness_disparity_mul(top_k, *, n_items, relevant, k=None, on_undefined="warn") -> float:
+    r"""Individual fairness disparity (multiplication): squared gaps of relevance-weighted exposure.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{IFD}_{\times} = \frac1m\sum_{u\in U}\frac{1}{n(n-1)}\sum_{i\in I}\sum_{i'\in I\setminus i}
+        \bigl[J_\times(u,i) - J_\times(u,i')\bigr]^2,\quad
+        J_\times(u,i) = r_{u,i}\,\mathbb{1}_{L_u}(i)\,e_{\mathrm{DCG}}(z(u,i))
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, inf) (at most :math:`2k/(n-1)` with binary relevance).
+
+    Notes
+    -----
+    Computed through the closed form :math:`\frac{2(nS_2 - S_1^2)}{n(n-1)}` with
+    :math:`S_1 = \sum_i J_\times(u,i)` and :math:`S_2 = \sum_i J_\times(u,i)^2`, so O(k) per
+    user instead of O(n^2). Undefined for ``n < 2``.
+
+    References
+    ----------
+    .. [1] H. Oosterhuis (2021). Computationally efficient optimization of Plackett-Luce ranking
+           models for relevance and fairness. SIGIR.
+    .. [2] <<ref2>>.
+
+    Examples
+    --------
+    >>> round(individual_fairness_disparity_mul([[0, 1]], n_items=10, relevant=[[0]]), 6)   # 2/n
+    0.2
+    """
+    run = _run(top_k, n_items, relevant, k)
+    return compute("IFD_mul_ori", run, on_undefined=on_undefined)
+
+
+@_fill_doc
+def individual_fairness_disparity_mul_corrected(top_k, *, n_items, relevant, k=None, on_undefined="warn") -> float:
+    r"""IFD (multiplication) rescaled per user to its exact achievable range.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{IFD}_{\times\text{-our}} = \frac1m\sum_{u\in U}
+        \frac{\mathrm{IFD}_\times(u) - \mathrm{IFD}_{\times\text{-}\min}(u)}
+        {\mathrm{IFD}_{\times\text{-}\max}(u) - \mathrm{IFD}_{\times\text{-}\min}(u)}
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        In [0, 1], both ends exact.
+
+    Notes
+    -----
+    :math:`\mathrm{IFD}_\times(u)` depends only on the set :math:`S` of top-k positions holding
+    relevant items, :math:`g(S) = 2[n\sum_{p\in S}e_p^2 - (\sum_{p\in S}e_p)^2]/(n(n-1))`, with
+    :math:`\max(0, R-(n-k)) \le |S| \le \min(R, k)`. The **exact maximum** is obtained by
+    evaluating, for every feasible size :math:`s`, every split "``a`` positions on top
+    (:math:`1..a`), ``s - a`` at the bottom of the top-k" and taking the largest. This is exact:
+    for a fixed size, changing one chosen weight :math:`x` to :math:`y` changes :math:`g` by a
+    convex quadratic in :math:`y` that vanishes at :math:`y = x`, so a chosen position with free
+    positions above and below it can move outwards without loss, which ends in a prefix plus a
+    suffix. The exact minimum is, for each size, the block at the bottom of the top-k (smallest
+    mean and smallest pairwise gaps), optimised over the size (0 when :math:`R \le n - k`).
+    Users with no relevant item or only relevant items are left out; undefined for ``n < 2``.
+
+    References
+    ----------
+    .. [1] <<ref3>>.
+
+    Examples
+    --------
+    >>> individual_fairness_disparity_mul_corrected([[0, 1], [2, 3]], n_items=6, relevant=[[0, 1], [4, 5]])
+    0.5
+    """
+    run = _run(top_k, n_items, relevant, k)
+    return compute("IFD_mul_our", run, on_undefined=on_undefined)
+
+
+# --------------------------------------------------------------------------- public functions: HD
+
+@_fill_doc
+def hellinger_distance(top_k, *, n_items, relevant, k=None, gamma=0.9, on_undefined="warn") -> float:
+    r"""Hellinger distance between the relevance and the click distributions over reference positions.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{HD} = \frac{1}{\sqrt2}\sqrt{\sum_{p=1}^{k}\bigl(\sqrt{q'_p} - \sqrt{c'_p}\bigr)^2},\quad
+        q'_p = \frac1m\sum_{u\in U}\sum_{i\in I}\delta(z^*(u,i) = p)\,\frac{r_{u,i}}{|R^*_u|},\quad
+        c'_p = \frac1m\sum_{u\in U}\frac{c^*_{u,p}}{\sum_{\ell=1}^{k}c^*_{u,\ell}}
+
+    where :math:`z^*(u,i)` is the position of :math:`i` in the reference list (items sorted by
+    ground-truth relevance) and :math:`c^*_{u,p}` the cascade click probability
+    (:math:`c_{u,p} = r_{u,i}\,\gamma^{p}\,\prod_{j<p}(1 - r_{u,(j)})`, normalised per user) of the
+    reference item at :math:`p`.
+
+    Parameters
+    ----------
+    <<inputs>>
+    gamma : float, default=0.9
+        RBP patience, in (0, 1). With binary relevance it cancels out.
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        In [0, 1] (the thesis states [0, inf)).
+
+    Notes
+    -----
+    Binary relevance makes each user's click vector one-hot on the first relevant item of the
+    top-k; users without a hit, or whose first hit is not in the reference top-k, contribute a
+    zero vector (0/0 is read as 0, as in the authors' code). Ties in the reference list are broken
+    **stably, lower item index first**. The published values (Papers 2-3) depend on numpy's
+    unstable default sort and cannot be reproduced exactly with a stable sort (thesis Ch. 3
+    §4.4 and §6). Undefined if a user has no relevant item (:math:`r'` is 0/0).
+
+    References
+    ----------
+    .. [1] O. Jeunen, B. Goethals (2021). Top-K contextual bandits with equity of exposure. RecSys.
+    .. [2] <<ref2>>.
+
+    Examples
+    --------
+    >>> round(hellinger_distance([[2, 3]], n_items=5, relevant=[[0, 1, 2]]), 6)   # sqrt(1/3)
+    0.57735
+    """
+    run = _run(top_k, n_items, relevant, k)
+    return compute("HD", run, on_undefined=on_undefined, gamma=gamma)
+
+
+# --------------------------------------------------------------------------- public functions: MME, IBO, IWO
+
+@_fill_doc
+def mean_max_envy(top_k, *, n_items, relevant, k=None, rounds=None, on_undefined="warn") -> float:
+    r"""Mean max envy: how much each item would gain, at most, from another item's exposure.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{MME} = \frac1n\sum_{i\in I}\Bigl\{\max_{i'\in I}\mathrm{Imp}_i(i') - \mathrm{Imp}_i(i)\Bigr\},\quad
+        \mathrm{Imp}_i(i') = \sum_{u\in U}\sum_{p=1}^{k} r_{u,i}\,\frac1p\,X_{u,i',p}
+
+    with :math:`X_{u,i',p} = \frac{1}{Wm}\sum_w \mathbb{1}_{L_{u,w}}(i')\,\delta(z(u,i',w) = p)`
+    (inverse examination, erratum :math:`e_{\mathrm{inv}}(p) = 1/p`).
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, inf).
+
+    Notes
+    -----
+    :math:`\mathrm{Imp} = R^\top X_{\mathrm{inv}} / m` is a sparse matrix product, computed in
+    blocks of items (no O(m n^2) loop). Relevance of items outside a user's top-k enters
+    through :math:`r_{u,i}`. Undefined without users.
+
+    References
+    ----------
+    .. [1] Y. Saito, T. Joachims (2022). Fair ranking as fair division: impact-based individual
+           fairness in ranking. KDD.
+    .. [2] <<ref2>>.
+
+    Examples
+    --------
+    >>> round(mean_max_envy([[0, 1, 2], [2, 1, 0]], n_items=3, relevant=[[0, 1, 2], [0, 1, 2]]), 6)   # 1/18
+    0.055556
+    """
+    run = _run(top_k, n_items, relevant, k, rounds=rounds)
+    return compute("MME", run, on_undefined=on_undefined)
+
+
+_IBO_DOC = r"""Item {what}: share of items whose impact is {how} under uniformly random rankings.
+
+    {direction}
+
+    .. math::
+
+        {formula},\quad
+        \mathrm{{Imp}}_i^{{unif}} = \frac{{1}}{{mn}}\sum_{{p=1}}^{{k}}\frac1p\sum_{{u\in U}} r_{{u,i}}
+
+    with :math:`\mathrm{{Imp}}_i(i)` as in :func:`mean_max_envy`.
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        In [0, 1] (the formula's percentage divided by 100, as in the experiments).
+
+    Notes
+    -----
+    {notes}
+
+    References
+    ----------
+    .. [1] Y. Saito, T. Joachims (2022). Fair ranking as fair division. KDD.
+    .. [2] {ref}.
+
+    Examples
+    --------
+    >>> {call}([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]]{extra})
+    {result}
+    """
+_ORI_NOTE = ("The original over all :math:`n` items (Saito and Joachims; restated in thesis Ch. 4): an item\n"
+             "    relevant to no user has :math:`\\mathrm{Imp}_i(i) / \\mathrm{Imp}_i^{unif} = 0/0`, so the\n"
+             "    measure is undefined. Paper 2's published numbers use the corrected form over :math:`I^-`.")
+_OUR_NOTE = ("Only items relevant to at least one user (:math:`I^-`) count, so the better-off and\n"
+             "    worse-off sets are disjoint (Paper 3; also the form behind Paper 2's published numbers).\n"
+             "    Undefined if no item is relevant to anyone.")
+
+
+def _ibo_public(key, name, what, how, direction, formula, notes, ref, example_result, extra=""):
+    def func(top_k, *, n_items, relevant, k=None, rounds=None, on_undefined="warn") -> float:
+        run = _run(top_k, n_items, relevant, k, rounds=rounds)
+        return compute(key, run, on_undefined=on_undefined)
+
+    func.__name__ = func.__qualname__ = name
+    func.__doc__ = _IBO_DOC.format(what=what, how=how, direction=direction, formula=formula, notes=notes,
+                                   ref=ref, call=name, extra=extra, result=example_result)
+    func.__module__ = __name__
+    return _fill_doc(func)
+
+
+item_better_off = _ibo_public(
+    "IBO_ori", "item_better_off", "better-off", "at least 10% higher than", "Higher is fairer.",
+    r"\mathrm{IBO}_{\mathrm{ori}} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}"
+    r"{\mathrm{Imp}_i^{unif}} \ge 1.1\Bigr)", _ORI_NOTE, "<<ref3>>", "nan", extra=', on_undefined="nan"')
+item_worse_off = _ibo_public(
+    "IWO_ori", "item_worse_off", "worse-off", "at least 10% lower than", "Lower is fairer.",
+    r"\mathrm{IWO}_{\mathrm{ori}} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}"
+    r"{\mathrm{Imp}_i^{unif}} \le 0.9\Bigr)", _ORI_NOTE, "<<ref3>>", "nan", extra=', on_undefined="nan"')
+item_better_off_corrected = _ibo_public(
+    "IBO_our", "item_better_off_corrected", "better-off (over relevant items)", "at least 10% higher than",
+    "Higher is fairer.", r"\mathrm{IBO}_{\mathrm{our}} = \frac{1}{|I^-|}\sum_{i\in I^-}"
+    r"\delta\bigl(\mathrm{Imp}_i(i) \ge 1.1\,\mathrm{Imp}_i^{unif}\bigr)", _OUR_NOTE, "<<ref2>>; <<ref3>>", "0.4")
+item_worse_off_corrected = _ibo_public(
+    "IWO_our", "item_worse_off_corrected", "worse-off (over relevant items)", "at least 10% lower than",
+    "Lower is fairer.", r"\mathrm{IWO}_{\mathrm{our}} = \frac{1}{|I^-|}\sum_{i\in I^-}"
+    r"\delta\bigl(\mathrm{Imp}_i(i) \le 0.9\,\mathrm{Imp}_i^{unif}\bigr)", _OUR_NOTE, "<<ref2>>; <<ref3>>", "0.6")
+
+
+# --------------------------------------------------------------------------- public functions: II-F, AI-F
+
+_EXPOSURE_MATH = (r"E_{u,i} = \frac1W\sum_{w=1}^{W}\mathbb{1}_{L_{u,w}}(i)\,\gamma^{z(u,i,w)-1},\quad "
+                  r"E^*_{u,i} = \frac{r_{u,i}}{|R^*_u|}\,\frac{1-\gamma^{|R^*_u|}}{1-\gamma}")
+
+
+@_fill_doc
+def ii_fairness(top_k, *, n_items, relevant, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
+    r"""Individual-user-to-individual-item fairness: squared gap between system and target exposure.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{II\text{-}F} = \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}\bigl(E_{u,i} - E^*_{u,i}\bigr)^2,\quad
+        E_{u,i} = \frac1W\sum_{w=1}^{W}\mathbb{1}_{L_{u,w}}(i)\,\gamma^{z(u,i,w)-1},\quad
+        E^*_{u,i} = \frac{r_{u,i}}{|R^*_u|}\,\frac{1-\gamma^{|R^*_u|}}{1-\gamma}
+
+    Parameters
+    ----------
+    <<inputs>>
+    gamma : float, default=0.8
+        RBP patience, in (0, 1).
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, 1].
+
+    Notes
+    -----
+    A user with no relevant item has target 0. Only the non-zero :math:`E` and :math:`E^*` are
+    stored (sparse). Undefined without users.
+
+    References
+    ----------
+    .. [1] F. Diaz et al. (2020). Evaluating stochastic rankings with expected exposure. CIKM.
+    .. [2] H. Wu et al. (2022). Joint multisided exposure fairness for recommendation. SIGIR.
+    .. [3] <<ref2>>.
+
+    Examples
+    --------
+    >>> round(ii_fairness([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]]), 6)
+    0.200919
+    """
+    run = _run(top_k, n_items, relevant, k, rounds=rounds)
+    return compute("II-F_ori", run, on_undefined=on_undefined, gamma=gamma)
+
+
+@_fill_doc
+def ii_fairness_corrected(top_k, *, n_items, relevant, k=None, gamma=0.8, on_undefined="warn") -> float:
+    r"""II-F rescaled per user: relevant items on top score 0, relevant items at the bottom 1.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{II\text{-}F}_{\mathrm{our}} = \frac1m\sum_{u\in U}
+        \frac{\mathrm{II\text{-}F}(u) - \mathrm{II\text{-}F}_{\min}(u)}{\mathrm{II\text{-}F}_{\max}(u)
+        - \mathrm{II\text{-}F}_{\min}(u)},\quad
+        \mathrm{II\text{-}F}(u) = \frac1n\sum_{i\in I}\bigl(E_{u,i} - E^*_{u,i}\bigr)^2
+
+    Parameters
+    ----------
+    <<inputs>>
+    gamma : float, default=0.8
+        RBP patience, in (0, 1).
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        In [0, 1], both ends exact.
+
+    Notes
+    -----
+    Single round. The ends are exact (the sum is separable per item; thesis Ch. 4 Theorem 5):
+    the minimum has the relevant items on top, the maximum at the bottom of the full ranking.
+    Users with no relevant item or only relevant items are left out.
+
+    References
+    ----------
+    .. [1] <<ref3>>.
+
+    Examples
+    --------
+    >>> ii_fairness_corrected([[0, 1, 2], [2, 3, 4]], n_items=8, relevant=[[0, 1], [0, 1]])
+    0.5
+    """
+    run = _run(top_k, n_items, relevant, k)
+    return compute("II-F_our", run, on_undefined=on_undefined, gamma=gamma)
+
+
+@_fill_doc
+def ai_fairness(top_k, *, n_items, relevant, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
+    r"""All-users-to-individual-item fairness: squared gap of user-averaged system and target exposure.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{AI\text{-}F} = \frac1n\sum_{i\in I}\Bigl(\frac1m\sum_{u\in U}E_{u,i}
+        - \frac1m\sum_{u\in U}E^*_{u,i}\Bigr)^2
+
+    with :math:`E_{u,i}` and :math:`E^*_{u,i}` as in :func:`ii_fairness`.
+
+    Parameters
+    ----------
+    <<inputs>>
+    gamma : float, default=0.8
+        RBP patience, in (0, 1).
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        Theoretical range [0, 1].
+
+    Notes
+    -----
+    Undefined without users.
+
+    References
+    ----------
+    .. [1] H. Wu et al. (2022). Joint multisided exposure fairness for recommendation. SIGIR.
+    .. [2] <<ref2>>.
+
+    Examples
+    --------
+    >>> round(ai_fairness([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]]), 6)
+    0.078677
+    """
+    run = _run(top_k, n_items, relevant, k, rounds=rounds)
+    return compute("AI-F", run, on_undefined=on_undefined, gamma=gamma)
