@@ -7,7 +7,7 @@ import pandas as pd
 
 from ._validation import check_item_range, check_positive_int, check_top_k
 
-__all__ = ["from_frame", "to_frame", "item_sets_from_frame"]
+__all__ = ["from_frame", "to_frame", "item_sets_from_frame", "markdown_table"]
 
 
 def _require_columns(frame: pd.DataFrame, columns, name="frame") -> None:
@@ -121,3 +121,29 @@ def item_sets_from_frame(frame: pd.DataFrame, users, *, n_items: int, user="user
         raise ValueError(f"frame lists item {int(first.i)} for user {int(first.u)} more than once.")
     groups = {key: np.sort(g.to_numpy()) for key, g in pairs.groupby("u")["i"]}
     return [groups.get(int(x), np.zeros(0, dtype=np.int64)) for x in np.asarray(users)]
+
+
+def markdown_table(frame: pd.DataFrame) -> str:
+    """A DataFrame as a Markdown table (index first), for pages where long text should wrap.
+
+    A ``|`` inside a cell is escaped so it cannot split the row.
+
+    Examples
+    --------
+    >>> print(markdown_table(pd.DataFrame({"x": [1, 2]}, index=pd.Index(["a", "b"], name="k"))))
+    | k | x |
+    |---|---|
+    | a | 1 |
+    | b | 2 |
+    """
+    if not isinstance(frame, pd.DataFrame):
+        raise TypeError(f"frame must be a pandas DataFrame, got {type(frame).__name__}.")
+
+    def cell(value) -> str:
+        return str(value).replace("|", r"\|").replace("\n", " ")
+
+    head = [frame.index.name or ""] + [cell(c) for c in frame.columns]
+    lines = ["| " + " | ".join(head) + " |", "|" + "---|" * len(head)]
+    for index, row in frame.iterrows():
+        lines.append("| " + " | ".join([cell(index)] + [cell(v) for v in row]) + " |")
+    return "\n".join(lines)

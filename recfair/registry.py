@@ -7,13 +7,14 @@ listed explicitly (no registering decorators, no import-time side effects).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 import numpy as np
 import pandas as pd
 
 from . import bounds as _bounds
+from . import guidelines as _guidelines
 from . import item_exposure as _ie
 from . import joint as _joint
 from . import relevance as _rel
@@ -62,6 +63,7 @@ class MeasureSpec:
     description : one-sentence description.
     reference : where the measure comes from.
     chapter : label of the book chapter that treats it.
+    guidelines : Paper 3's marks on the guideline factors (:mod:`recfair.guidelines`), joint measures only.
     """
 
     key: str
@@ -83,6 +85,7 @@ class MeasureSpec:
     options: dict = field(default_factory=dict)
     achievable: Callable | None = None
     chapter: str | None = None
+    guidelines: tuple[str, ...] | None = None
 
     @property
     def direction(self) -> str:
@@ -387,6 +390,9 @@ JOINT = (
 )
 
 #: Every measure, in the thesis's order.
+# Paper 3's guideline marks travel with the joint records
+JOINT = tuple(replace(s, guidelines=_guidelines.MARKS.get(s.key)) for s in JOINT)
+
 ALL_MEASURES: tuple[MeasureSpec, ...] = RELEVANCE + ITEM_EXPOSURE + JOINT
 
 REGISTRY: dict[str, MeasureSpec] = {s.key: s for s in ALL_MEASURES}

@@ -69,3 +69,16 @@ def test_get_and_table():
         get("nDCG")
     t = table("relevance")
     assert list(t.index) == names("relevance") and set(t["direction"]) == {"↑"}
+
+
+def test_guideline_marks_cover_every_joint_measure():
+    from recfair.guidelines import FACTORS, guideline_table
+
+    joint = [s for s in SPECS if s.family == "joint"]
+    assert joint and all(s.guidelines is not None and len(s.guidelines) == len(FACTORS) for s in joint)
+    assert all(s.guidelines is None for s in SPECS if s.family != "joint")
+    table = guideline_table(symbols=False)
+    # spot checks against the thesis's table (Executive Summary, lines 650-722)
+    assert table.loc["S3", "HD"] == "no" and table.loc["I1", "II-F_our"] == "binary"
+    assert table.loc["C4", "IBO_ori"] == "no" and table.loc["C4", "IBO_our"] == "yes"
+    assert set(table.columns[1:]) == {s.key for s in joint}
