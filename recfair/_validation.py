@@ -185,10 +185,12 @@ def check_scores(scores, *, n_users: int | None, n_items: int | None) -> np.ndar
         raise ValueError(f"scores has {arr.shape[0]} users but top_k has {n_users}.")
     if n_items is not None and arr.shape[1] != n_items:
         raise ValueError(f"scores has {arr.shape[1]} items but n_items={n_items}.")
-    if np.isnan(arr).any():
+    # one pass: the maximum is NaN if any entry is, and +inf if any entry is
+    largest = arr.max() if arr.size else 0.0
+    if np.isnan(largest):
         u, i = np.argwhere(np.isnan(arr))[0]
         raise ValueError(f"scores contains NaN (first at user {u}, item {i}); use -inf to exclude an item.")
-    if np.isposinf(arr).any():
+    if np.isposinf(largest):
         u, i = np.argwhere(np.isposinf(arr))[0]
         raise ValueError(f"scores contains +inf (user {u}, item {i}); scores must be finite or -inf.")
     return arr

@@ -17,10 +17,11 @@ __all__ = ["mask_history", "full_ranking", "top_k_from_scores"]
 
 def mask_history(scores: np.ndarray, history: sp.csr_matrix | None, *, copy: bool = True) -> np.ndarray:
     """Return ``scores`` with every history item of each user set to ``-inf``."""
+    if history is None or not history.nnz:
+        return np.asarray(scores, dtype=np.float64)
     out = np.array(scores, dtype=np.float64, copy=copy)
-    if history is not None and history.nnz:
-        h = history.tocoo()
-        out[h.row, h.col] = -np.inf
+    h = history.tocoo()
+    out[h.row, h.col] = -np.inf
     return out
 
 
@@ -58,15 +59,28 @@ def top_k_from_scores(scores, k: int, history=None) -> np.ndarray:
         return np.argsort(-arr, axis=1, kind="stable")
     # threshold = k-th largest score per user; take everything above it, then fill with the
     # lowest-indexed items equal to it, exactly as the stable full sort would
-    kth = -np.partition(-arr, k - 1, axis=1)[:, k - 1]
+    kth = _kth_largest(arr, k)
     above = arr > kth[:, None]
     at = arr == kth[:, None]
     need = k - above.sum(axis=1)
-    take = above | (at & (np.cumsum(at, axis=1) <= need[:, None]))
+    take = above | at
+    tied = np.flatnonzero(at.sum(axis=1) > need)
+    if tied.size:  # more items tie at the threshold than fit: keep the lowest-indexed ones
+        take[tied] = above[tied] | (at[tied] & (np.cumsum(at[tied], axis=1) <= need[tied, None]))
     rows, cols = np.nonzero(take)
     cand = cols.reshape(m, k)
     order = np.argsort(-arr[rows, cols].reshape(m, k), axis=1, kind="stable")
     return np.take_along_axis(cand, order, axis=1).astype(np.int64)
+
+
+def _kth_largest(arr: np.ndarray, k: int) -> np.ndarray:
+    """The k-th largest value of each row."""
+    n = arr.shape[1]
+    out = np.empty(arr.shape[0])
+    # row by row: numpy's 1-D partition is about ten times faster than partition(axis=1)
+    for u, row in enumerate(arr):
+        out[u] = np.partition(row, n - k)[n - k]
+    return out
 
 
 def _history_matrix(history, shape) -> sp.csr_matrix | None:
