@@ -39,7 +39,7 @@ __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
 _LAZY = ("analysis", "bounds", "datasets", "derivations", "examination", "frames", "item_exposure", "joint", "plotting",
-         "ranking", "recommenders", "registry", "relevance", "synthetic", "thesis", "widgets")
+         "ranking", "recommenders", "registry", "relevance", "rerank", "synthetic", "thesis", "widgets")
 
 
 def __getattr__(name):
