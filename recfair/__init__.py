@@ -38,8 +38,8 @@ from .run import Run
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("analysis", "bounds", "datasets", "derivations", "examination", "frames", "item_exposure", "joint", "plotting",
-         "ranking", "recommenders", "registry", "relevance", "rerank", "synthetic", "thesis", "widgets")
+_LAZY = ("analysis", "bounds", "datasets", "derivations", "examination", "frames", "item_exposure", "joint", "joint_bounds", "plotting",
+         "ranking", "recommenders", "registry", "relevance", "rerank", "synthetic", "synthetic_joint", "thesis", "widgets")
 
 
 def __getattr__(name):

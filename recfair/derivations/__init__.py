@@ -23,6 +23,7 @@ from __future__ import annotations
 
 from ._core import (CheckResult, Derivation, Typeset, beta, check_against, ell, f, gamma, i, j, k,
                     m, n, r, s, u, w, x1, x2, x3)
+from . import joint
 from .exposure_disparity import aid_single_round_max, iid_single_round, random_exposure
 from .item_exposure import (dcg_weight, ent_most_fair, ent_most_unfair, fsat_most_fair,
                             fsat_most_unfair, fsat_true_minimum, gini_most_fair, gini_most_unfair,
@@ -61,7 +62,7 @@ def all_derivations() -> list[Derivation]:
 
 
 __all__ = [
-    "CheckResult", "DERIVATIONS", "Derivation", "Typeset", "aid_single_round_max", "all_derivations",
+    "CheckResult", "DERIVATIONS", "joint", "Derivation", "Typeset", "aid_single_round_max", "all_derivations",
     "check_against", "dcg_weight", "derive", "ent_most_fair", "ent_most_unfair", "fsat_most_fair",
     "fsat_most_unfair", "fsat_true_minimum", "gini_most_fair", "gini_most_unfair", "gini_w_most_fair",
     "gini_w_most_unfair", "iid_single_round", "jain_most_fair", "jain_most_unfair", "qf_most_fair",

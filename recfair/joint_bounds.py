@@ -1,0 +1,636 @@
+r"""Per-user achievable bounds of the relevance-aware item-fairness measures (Paper 3).
+
+The corrected measures of Paper 3 (IAA, IFD÷, IFD×, II-F) rescale each user's score with the
+lowest and highest score that user could get, given *how many* items are relevant to them.
+This module computes those two numbers, the rankings that reach them, and an exhaustive
+search over every ranking of a tiny catalogue to check both (plain Python and NumPy; sympy
+derivations of the same formulas live in :mod:`recfair.derivations.joint`).
+
+Setting (thesis Paper 3 appendix): one user, one round (``W = 1``), binary relevance.
+Because items are exchangeable, a user's score depends only on *where* their relevant items
+sit, so a ranking is written here as its relevance vector in rank order,
+``rel_by_rank[p - 1] = 1`` if the item at position ``p`` is relevant.
+
+Parameters used throughout
+--------------------------
+n : int
+    Number of items; the full ranking holds all of them.
+k : int
+    Cut-off, ``1 <= k <= n``: positions ``1..k`` are shown, the rest get zero exposure.
+R : int
+    :math:`|R_u^*|`, number of items relevant to the user, ``0 <= R <= n``.
+examination : str
+    Name of an examination function of :mod:`recfair.examination` (``"dcg"`` for IFD,
+    ``"rbp"`` for II-F, with ``gamma``); IAA uses its own linear attention
+    (:func:`iaa_attention`).
+
+Most fair / most unfair name the ends by fairness (all four measures are "lower is fairer",
+so most fair is the minimum). What reaches them (thesis Tab. ``example_fair_unfair`` and the
+appendix Theorems 1–5, as corrected in the spec):
+
+==========  ======================================  ==========================================
+measure     most fair                               most unfair
+==========  ======================================  ==========================================
+IAA, II-F   relevant items on top (exact: T1, T5)   relevant items at the bottom (exact: T2,
+                                                    mirror of T5)
+IFD÷        relevant items beyond the top-k if      about half on top, the rest unexposed;
+            R <= n - k; otherwise *not* the bottom  exact by dynamic programming
+            (exact by dynamic programming)          (:func:`ifd_div_positions`)
+IFD×        relevant items beyond the top-k if      a prefix of the top-k plus the forced
+            R <= n - k; otherwise the last          rest at the end (the thesis's "a top, rest
+            ``R - (n - k)`` top-k positions         bottom"); ``exact=True`` enumerates subsets
+==========  ======================================  ==========================================
+
+>>> round(iaa_most_fair(4, 2, 2), 4), round(iaa_most_unfair(4, 2, 2), 4)  # corrected e: [1, 0.5]
+(0.125, 0.875)
+>>> round(iif_most_fair(3, 2, 2), 6), round(iif_most_unfair(3, 2, 1), 6)  # thesis 0.007 and 0.88
+(0.006667, 0.88)
+>>> round(ifd_div_most_unfair(10, 10, 2), 5)   # thesis prints 0.158; the true maximum is at R = 2
+0.17773
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+import numpy as np
+
+from ._validation import check_positive_int
+from .examination import check_gamma, weights
+
+__all__ = [
+    "iaa_attention", "iif_target",
+    "iaa_user", "iif_user", "ifd_div_user", "ifd_mul_user", "KERNELS",
+    "iaa_most_fair", "iaa_most_unfair", "iif_most_fair", "iif_most_unfair",
+    "ifd_div_from_values", "ifd_div_positions", "ifd_div_most_fair", "ifd_div_most_unfair",
+    "ifd_div_half_half", "ifd_div_half_half_closed",
+    "ifd_mul_from_positions", "ifd_mul_positions", "ifd_mul_most_fair", "ifd_mul_most_unfair",
+    "ifd_mul_greedy_prefix",
+    "attaining_positions", "ranking_from_positions", "JointExtremes", "exhaustive_joint",
+]
+
+MEASURES = ("IAA", "II-F", "IFD_div", "IFD_mul")
+ENDS = ("most_fair", "most_unfair")
+
+
+# --------------------------------------------------------------------------- validation
+
+def _nkr(n, k, R) -> tuple[int, int, int]:
+    n = check_positive_int(n, "n")
+    k = check_positive_int(k, "k")
+    R = check_positive_int(R, "R", minimum=0)
+    if k > n:
+        raise ValueError(f"k={k} exceeds n={n}.")
+    if R > n:
+        raise ValueError(f"R={R} exceeds n={n}: a user cannot have more relevant items than exist.")
+    return n, k, R
+
+
+def _rel_vector(rel_by_rank) -> np.ndarray:
+    rel = np.asarray(rel_by_rank)
+    if rel.ndim != 1 or rel.size == 0:
+        raise ValueError("rel_by_rank must be a non-empty 1-D vector (relevance in rank order).")
+    if not np.isin(rel, (0, 1)).all():
+        raise ValueError("rel_by_rank must be binary (0/1): the bounds hold for binary relevance only.")
+    return rel.astype(np.float64)
+
+
+def _exposure(name: str, k: int, n: int, **params) -> np.ndarray:
+    """Exposure of positions ``1..n``: the examination weight up to ``k``, zero after."""
+    out = np.zeros(n)
+    out[:k] = weights(name, k, **params)
+    return out
+
+
+# --------------------------------------------------------------------------- building blocks
+
+def iaa_attention(k: int, corrected: bool = True) -> np.ndarray:
+    r"""IAA's linear attention of positions ``1..k``.
+
+    ``corrected=True``: the thesis's corrected :math:`\tilde e = (k + 1 - p)/k` (weights
+    ``1, (k-1)/k, ..., 1/k``); ``False``: the original :math:`(k - p)/(k - 1)`, zero at
+    position ``k`` and undefined for ``k = 1``.
+
+    >>> iaa_attention(2).tolist(), iaa_attention(3, corrected=False).tolist()
+    ([1.0, 0.5], [1.0, 0.5, 0.0])
+    """
+    k = check_positive_int(k, "k")
+    p = np.arange(1, k + 1, dtype=np.float64)
+    if corrected:
+        return (k + 1 - p) / k
+    if k < 2:
+        raise ValueError("the original IAA attention (k - p)/(k - 1) is undefined for k = 1.")
+    return (k - p) / (k - 1)
+
+
+def iif_target(R: int, examination: str = "rbp", **params) -> float:
+    r"""II-F's target exposure :math:`E^*` of each relevant item (0 if ``R = 0``).
+
+    The mean examination weight of positions ``1..R`` (the ideal stochastic policy shuffles
+    the ``R`` relevant items over the first ``R`` positions, not truncated at ``k``). For RBP:
+    :math:`(1-\gamma^R)/(R(1-\gamma))`.
+
+    >>> round(iif_target(2, gamma=0.8), 10)
+    0.9
+    """
+    R = check_positive_int(R, "R", minimum=0)
+    if R == 0:
+        return 0.0
+    return float(weights(examination, R, **params).mean())
+
+
+# --------------------------------------------------------------------------- per-user kernels
+
+def iaa_user(rel_by_rank, k: int, corrected: bool = True) -> float:
+    r"""IAA(u) of one full ranking: :math:`\frac1n\sum_p |a_p - r_{(p)}|`, ``a_p`` = attention in
+    the top-k, else 0 (W = 1, binary relevance, so :math:`\tilde r = r`).
+
+    >>> iaa_user([0, 0, 1, 1], 2, corrected=False)   # thesis toy (binary analogue): 1/4 + 2/4
+    0.75
+    """
+    rel = _rel_vector(rel_by_rank)
+    n = rel.size
+    a = np.zeros(n)
+    a[:k] = iaa_attention(k, corrected)
+    return float(np.abs(a - rel).sum() / n)
+
+
+def iif_user(rel_by_rank, k: int, examination: str = "rbp", **params) -> float:
+    r"""II-F(u) of one full ranking: :math:`\frac1n\sum_p (E_{(p)} - E^*_{(p)})^2`.
+
+    >>> round(iif_user([1, 1, 0], 2, gamma=0.8), 6)   # thesis's II-F minimum 0.007 (1/150)
+    0.006667
+    """
+    rel = _rel_vector(rel_by_rank)
+    n = rel.size
+    target = iif_target(int(rel.sum()), examination, **params)
+    return float(((_exposure(examination, k, n, **params) - target * rel) ** 2).sum() / n)
+
+
+def ifd_div_from_values(values) -> float:
+    r"""IFD÷(u) from the exposures :math:`v` of the user's relevant items (binary relevance).
+
+    Over all ordered pairs (self-pairs included, :math:`|H_u| = R^2`):
+    :math:`\frac1{R^2}\sum_{a,b}\max(0, v_a - v_b) = \frac1{R^2}\sum_{j=1}^{R} v_{(j)}(R - 2j + 1)`
+    with :math:`v_{(1)} \ge \dots \ge v_{(R)}` (identity D5). ``nan`` if ``R = 0``.
+
+    >>> round(ifd_div_from_values([1.0, 0.0]), 6)
+    0.25
+    """
+    v = np.sort(np.asarray(values, dtype=np.float64))[::-1]
+    R = v.size
+    if R == 0:
+        return math.nan
+    coef = R - 2 * np.arange(1, R + 1) + 1
+    return float((v * coef).sum() / R**2)
+
+
+def ifd_div_user(rel_by_rank, k: int | None, examination: str = "dcg", **params) -> float:
+    r"""IFD÷(u) of one full ranking.
+
+    ``k`` given: the corrected :math:`J_{\div\text{-our}}` (exposure zero beyond ``k``);
+    ``k=None``: the original, whose :math:`J_\div` is the weight of the position in the full
+    ranking (no top-k indicator). ``nan`` if no item is relevant.
+
+    >>> round(ifd_div_user([0, 1, 1], None), 3), round(ifd_div_user([0, 1, 1], 2), 3)  # thesis X12
+    (0.033, 0.158)
+    """
+    rel = _rel_vector(rel_by_rank)
+    n = rel.size
+    exposure = _exposure(examination, n if k is None else k, n, **params)
+    return ifd_div_from_values(exposure[rel == 1])
+
+
+def ifd_mul_from_positions(n: int, positions, examination: str = "dcg", **params) -> float:
+    r"""IFD×(u) from the top-k positions ``S`` holding relevant items (identity D8).
+
+    :math:`J_i = e_p` for a relevant item at :math:`p \le k`, else 0, so
+    :math:`\mathrm{IFD}_\times(u) = 2[n\sum_{p\in S} e_p^2 - (\sum_{p\in S} e_p)^2] / (n(n-1))`.
+
+    >>> round(ifd_mul_from_positions(10, [1, 2, 3]), 5)   # thesis's IFD× maximum 0.265 (k = n = 10)
+    0.26533
+    """
+    n = check_positive_int(n, "n", minimum=2)
+    pos = np.asarray(positions, dtype=np.int64).reshape(-1)
+    if pos.size == 0:
+        return 0.0
+    e = np.asarray(weights(examination, int(pos.max()), **params))[pos - 1]
+    return float(2.0 * (n * (e**2).sum() - e.sum() ** 2) / (n * (n - 1)))
+
+
+def ifd_mul_user(rel_by_rank, k: int, examination: str = "dcg", **params) -> float:
+    """IFD×(u) of one full ranking (relevant items beyond ``k`` get ``J = 0``).
+
+    >>> round(ifd_mul_user([0] * 9 + [1], 10), 5)   # thesis's IFD× minimum 0.0167
+    0.01671
+    """
+    rel = _rel_vector(rel_by_rank)
+    positions = np.flatnonzero(rel[:k]) + 1
+    return ifd_mul_from_positions(rel.size, positions, examination, **params)
+
+
+#: The per-user kernels by measure name: ``kernel(rel_by_rank, k, **params) -> float``.
+KERNELS: dict[str, Callable[..., float]] = {
+    "IAA": iaa_user, "II-F": iif_user, "IFD_div": ifd_div_user, "IFD_mul": ifd_mul_user,
+}
+
+
+# --------------------------------------------------------------------------- IAA (D1-D4)
+
+def iaa_most_fair(n: int, k: int, R: int, corrected: bool = True) -> float:
+    r"""Smallest IAA(u): relevant items on top (Theorem 1; exact, the sum is separable).
+
+    Corrected attention (D1): :math:`[R(R-1) + (k-R)(k-R+1)]/(2kn)` if :math:`R \le k`, else
+    :math:`[(k-1)/2 + R - k]/n`. Original attention (D3, ``k >= 2``):
+    :math:`[R(R-1) + (k-R)(k-R-1)]/(2(k-1)n)` if :math:`R \le k`, else :math:`[k/2 + R - k]/n`.
+
+    >>> iaa_most_fair(10, 10, 10)
+    0.45
+    """
+    n, k, R = _nkr(n, k, R)
+    if corrected:
+        if R <= k:
+            return (R * (R - 1) + (k - R) * (k - R + 1)) / (2 * k * n)
+        return ((k - 1) / 2 + R - k) / n
+    iaa_attention(k, corrected=False)  # validates k >= 2
+    if R <= k:
+        return (R * (R - 1) + (k - R) * (k - R - 1)) / (2 * (k - 1) * n)
+    return (k / 2 + R - k) / n
+
+
+def iaa_most_unfair(n: int, k: int, R: int, corrected: bool = True) -> float:
+    r"""Largest IAA(u): relevant items at the bottom (Theorem 2; exact).
+
+    With :math:`s = \max(0, R - (n - k))` relevant items forced into the top-k (positions
+    :math:`k-s+1..k`), corrected attention (D2):
+    :math:`\frac1n\big[\frac{k(k+1)/2 - s(s+1)/2}{k} + \frac{s(2k-s-1)}{2k} + R - s\big]`,
+    i.e. :math:`((k+1)/2 + R)/n` when :math:`R \le n-k`. Original attention (D4):
+    :math:`\frac1n\big[\sum_{p\le k-s}\frac{k-p}{k-1} + \sum_{p>k-s}^{k}\frac{p-1}{k-1} + R - s\big]`,
+    i.e. :math:`(k/2 + R)/n` when :math:`R \le n - k`.
+
+    >>> iaa_most_unfair(10, 2, 3)
+    0.45
+    """
+    n, k, R = _nkr(n, k, R)
+    s = max(0, R - (n - k))
+    if corrected:
+        top = (k * (k + 1) / 2 - s * (s + 1) / 2) / k + s * (2 * k - s - 1) / (2 * k)
+        return (top + R - s) / n
+    iaa_attention(k, corrected=False)
+    # sum_{p<=k-s} (k-p) = sum_{q=s}^{k-1} q ; sum_{p=k-s+1}^{k} (p-1) = sum_{q=k-s}^{k-1} q
+    top = ((k - 1) * k / 2 - (s - 1) * s / 2 + s * (2 * k - s - 1) / 2) / (k - 1)
+    return (top + R - s) / n
+
+
+# --------------------------------------------------------------------------- II-F (D11-D13)
+
+def _iif_generic(n, k, R, on_top: bool, examination, params) -> float:
+    rel = np.zeros(n)
+    if on_top:
+        rel[:R] = 1
+    elif R:
+        rel[-R:] = 1
+    return iif_user(rel, k, examination, **params)
+
+
+def iif_most_fair(n: int, k: int, R: int, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
+    r"""Smallest II-F(u): relevant items on top (Theorem 5; exact, the sum is separable).
+
+    RBP (D12), with target :math:`t = (1-\gamma^R)/(R(1-\gamma))`:
+    :math:`\frac1n\big[\frac{1-\gamma^{2k}}{1-\gamma^2} - 2t\frac{1-\gamma^{\min(R,k)}}{1-\gamma}
+    + Rt^2\big]`, which for :math:`R \le k` is
+    :math:`\frac1n\big[\frac{1-\gamma^{2k}}{1-\gamma^2} - \frac{(1-\gamma^R)^2}{R(1-\gamma)^2}\big]`.
+    Another ``examination`` is evaluated on that ranking (``params`` go to it).
+
+    >>> round(iif_most_fair(3, 2, 1), 6)
+    0.213333
+    """
+    n, k, R = _nkr(n, k, R)
+    if examination != "rbp":
+        return _iif_generic(n, k, R, True, examination, params)
+    g = check_gamma(gamma)
+    t = iif_target(R, "rbp", gamma=g)
+    shown = (1 - g ** (2 * k)) / (1 - g**2)
+    return (shown - 2 * t * (1 - g ** min(R, k)) / (1 - g) + R * t**2) / n
+
+
+def iif_most_unfair(n: int, k: int, R: int, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
+    r"""Largest II-F(u): relevant items at the bottom (mirror of Theorem 5; exact).
+
+    RBP (D13): :math:`\frac1n\big[\frac{1-\gamma^{2k}}{1-\gamma^2} + Rt^2\big]` when
+    :math:`R \le n - k`; otherwise :math:`s = R - (n-k)` relevant items sit at positions
+    :math:`k-s+1..k` and
+    :math:`\frac1n\big[\frac{1-\gamma^{2k}}{1-\gamma^2} - 2t\gamma^{k-s}\frac{1-\gamma^{s}}{1-\gamma} + Rt^2\big]`.
+
+    >>> round(iif_most_unfair(3, 2, 1), 6)   # thesis 0.88 (both shown items irrelevant)
+    0.88
+    """
+    n, k, R = _nkr(n, k, R)
+    if examination != "rbp":
+        return _iif_generic(n, k, R, False, examination, params)
+    g = check_gamma(gamma)
+    t = iif_target(R, "rbp", gamma=g)
+    s = max(0, R - (n - k))
+    shown = (1 - g ** (2 * k)) / (1 - g**2)
+    hit = g ** (k - s) * (1 - g**s) / (1 - g)
+    return (shown - 2 * t * hit + R * t**2) / n
+
+
+# --------------------------------------------------------------------------- IFD÷ (D5-D7)
+
+def ifd_div_positions(n: int, k: int | None, R: int, end: str = "most_unfair",
+                      examination: str = "dcg", **params) -> np.ndarray:
+    r"""Positions (1-based, ascending) of the ``R`` relevant items at one end of IFD÷(u).
+
+    Exact, by dynamic programming on identity D5: ranking positions ascend as exposures
+    descend, so the ``j``-th relevant position gets the coefficient :math:`R - 2j + 1`, and
+    the best increasing choice of ``R`` positions out of ``n`` is an :math:`O(nR)` recursion.
+    ``k=None`` is the original IFD÷ (exposure of the full ranking, no cut-off).
+    Ties are broken towards later positions (so unexposed relevant items go to the bottom).
+
+    >>> ifd_div_positions(8, 8, 4).tolist()              # thesis: [1,1,0,0,0,0,1,1]
+    [1, 2, 7, 8]
+    >>> ifd_div_positions(15, 10, 6, "most_fair").tolist()   # not the bottom (spec D7')
+    [5, 6, 7, 8, 9, 10]
+    """
+    n, kk, R = _nkr(n, n if k is None else k, R)
+    if end not in ENDS:
+        raise ValueError(f"end must be one of {ENDS}, got {end!r}.")
+    if R == 0:
+        return np.zeros(0, dtype=np.int64)
+    sign = 1.0 if end == "most_unfair" else -1.0          # maximise sign * value
+    e = sign * _exposure(examination, kk, n, **params)
+    parent = np.full((R + 1, n), -1, dtype=np.int64)
+    row = None                                             # row[q]: best sum, j-th position at q
+    for j in range(1, R + 1):
+        gain = (R - 2 * j + 1) * e
+        if j == 1:
+            row = gain.copy()
+            continue
+        # best previous row over positions < q, latest position on ties
+        prefix = np.maximum.accumulate(row)
+        record = np.where(row >= prefix - 1e-12, np.arange(n), -1)
+        prefix_arg = np.maximum.accumulate(record)          # latest (near-)maximiser so far
+        run_val = np.concatenate(([-np.inf], prefix[:-1]))
+        parent[j] = np.concatenate(([-1], prefix_arg[:-1]))
+        row = run_val + gain
+    # last position: the best, latest on ties
+    finite = np.isfinite(row)
+    top = row[finite].max()
+    q = int(np.flatnonzero(finite & (row >= top - 1e-12))[-1])
+    positions = [q]
+    for j in range(R, 1, -1):
+        q = int(parent[j][q])
+        positions.append(q)
+    return np.array(sorted(p + 1 for p in positions), dtype=np.int64)
+
+
+def _ifd_div_at(n, k, positions, examination, params) -> float:
+    e = _exposure(examination, n if k is None else k, n, **params)
+    return ifd_div_from_values(e[np.asarray(positions, dtype=np.int64) - 1])
+
+
+def ifd_div_most_fair(n: int, k: int | None, R: int, examination: str = "dcg", **params) -> float:
+    r"""Smallest IFD÷(u) (exact). 0 when :math:`R \le n - k` (all relevant items unexposed,
+    D7); otherwise found by :func:`ifd_div_positions` — *not* always the thesis's bottom
+    strategy (D7'). ``nan`` if ``R = 0``.
+
+    >>> round(ifd_div_most_fair(15, 10, 6), 5), round(ifd_div_most_fair(10, 10, 2), 5)
+    (0.01868, 0.00299)
+    """
+    n, _, R = _nkr(n, n if k is None else k, R)
+    if R == 0:
+        return math.nan
+    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, "most_fair", examination, **params), examination, params)
+
+
+def ifd_div_most_unfair(n: int, k: int | None, R: int, examination: str = "dcg", **params) -> float:
+    """Largest IFD÷(u) (exact; D6 when its conditions hold). ``nan`` if ``R = 0``.
+
+    >>> [round(ifd_div_most_unfair(10, 10, R), 5) for R in (2, 3)]   # 0.158 is the R = 3 value
+    [0.17773, 0.15799]
+    """
+    n, _, R = _nkr(n, n if k is None else k, R)
+    if R == 0:
+        return math.nan
+    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, "most_unfair", examination, **params), examination, params)
+
+
+def ifd_div_half_half(n: int, k: int | None, R: int, examination: str = "dcg", **params) -> float:
+    r"""IFD÷(u) of the thesis's unfairest strategy: :math:`\lfloor R/2 \rfloor` relevant items
+    on top, the other :math:`\lceil R/2 \rceil` at the bottom of the full ranking.
+
+    >>> ifd_div_half_half(8, 8, 4) == ifd_div_most_unfair(8, 8, 4)
+    True
+    """
+    n, _, R = _nkr(n, n if k is None else k, R)
+    if R == 0:
+        return math.nan
+    h = R // 2
+    positions = list(range(1, h + 1)) + list(range(n - (R - h) + 1, n + 1))
+    return _ifd_div_at(n, k, positions, examination, params)
+
+
+def ifd_div_half_half_closed(R: int, examination: str = "dcg", **params) -> float:
+    r"""D6: :math:`\frac1{R^2}\sum_{j=1}^{\lfloor R/2\rfloor}(R-2j+1)\,e_j`, the IFD÷ maximum when
+    :math:`\lfloor R/2\rfloor \le k` and :math:`\lceil R/2\rceil \le n - k` (then it does not
+    depend on ``n`` or ``k``).
+
+    >>> round(ifd_div_half_half_closed(2), 5)
+    0.25
+    """
+    R = check_positive_int(R, "R")
+    h = R // 2
+    if h == 0:
+        return 0.0
+    e = weights(examination, h, **params)
+    return float(((R - 2 * np.arange(1, h + 1) + 1) * e).sum() / R**2)
+
+
+# --------------------------------------------------------------------------- IFD× (D8-D10)
+
+def _ifd_mul_split(n, k, R, a) -> list[int]:
+    """``a`` relevant items at positions 1..a, the rest as low as possible (forced ones end the top-k)."""
+    rest = R - a
+    forced = max(0, rest - (n - k))
+    return list(range(1, a + 1)) + list(range(k - forced + 1, k + 1))
+
+
+def ifd_mul_positions(n: int, k: int, R: int, end: str = "most_unfair", exact: bool = False,
+                      examination: str = "dcg", **params) -> np.ndarray:
+    r"""Top-k positions ``S`` of relevant items at one end of IFD×(u) (the other relevant items
+    go beyond ``k``).
+
+    Most fair: ``S`` empty if :math:`R \le n - k`, else the last :math:`s = R - (n-k)` top-k
+    positions (D9). Most unfair: the best of "``a`` on top, the rest at the bottom" over
+    ``a`` (the thesis's strategy, D10). ``exact=True`` instead enumerates every feasible
+    ``S`` (:math:`\max(0, R-(n-k)) \le |S| \le \min(R, k)`; ``k <= 20``).
+
+    >>> ifd_mul_positions(10, 10, 7).tolist()      # spec D10: {1..5, 9, 10}
+    [1, 2, 3, 4, 5, 9, 10]
+    """
+    n, k, R = _nkr(n, k, R)
+    if end not in ENDS:
+        raise ValueError(f"end must be one of {ENDS}, got {end!r}.")
+    if n < 2:
+        raise ValueError("IFD× needs n >= 2.")
+    sign = 1.0 if end == "most_unfair" else -1.0
+    lo, hi = max(0, R - (n - k)), min(R, k)
+    if exact:
+        if k > 20:
+            raise ValueError(f"exact enumeration of top-k subsets is limited to k <= 20, got k={k}.")
+        best, best_s = -math.inf, None
+        for size in range(lo, hi + 1):
+            for S in itertools.combinations(range(1, k + 1), size):
+                val = sign * ifd_mul_from_positions(n, S, examination, **params)
+                if val > best + 1e-15:
+                    best, best_s = val, S
+        return np.array(best_s, dtype=np.int64)
+    if end == "most_fair":
+        return np.arange(k - lo + 1, k + 1, dtype=np.int64)
+    candidates = [_ifd_mul_split(n, k, R, a) for a in range(0, hi + 1)]
+    values = [ifd_mul_from_positions(n, S, examination, **params) for S in candidates]
+    return np.array(candidates[int(np.argmax(values))], dtype=np.int64)
+
+
+def ifd_mul_most_fair(n: int, k: int, R: int, exact: bool = False, examination: str = "dcg", **params) -> float:
+    r"""Smallest IFD×(u): 0 if :math:`R \le n-k`, else the bottom strategy (D9).
+
+    >>> round(ifd_mul_most_fair(10, 10, 1), 5)
+    0.01671
+    """
+    S = ifd_mul_positions(n, k, R, "most_fair", exact, examination, **params)
+    return ifd_mul_from_positions(n, S, examination, **params)
+
+
+def ifd_mul_most_unfair(n: int, k: int, R: int, exact: bool = False, examination: str = "dcg", **params) -> float:
+    """Largest IFD×(u) (D10): see :func:`ifd_mul_positions`.
+
+    >>> [round(ifd_mul_most_unfair(20, 10, R), 5) for R in (1, 6, 16, 17)]   # spec §3.3
+    [0.1, 0.16464, 0.16464, 0.16415]
+    """
+    S = ifd_mul_positions(n, k, R, "most_unfair", exact, examination, **params)
+    return ifd_mul_from_positions(n, S, examination, **params)
+
+
+def ifd_mul_greedy_prefix(n: int, examination: str = "dcg", limit: int = 10_000, **params) -> int:
+    r""":math:`\hat s` of D10: the first ``s`` at which extending the prefix ``{1..s}`` by one
+    position stops paying, :math:`(n-1)e_{s+1} \le 2\sum_{p\le s} e_p` (gain of the extension
+    is :math:`e_{s+1}[(n-1)e_{s+1} - 2\sum_{p\le s}e_p]`).
+
+    >>> [ifd_mul_greedy_prefix(n) for n in (10, 15, 20)]
+    [3, 5, 6]
+    """
+    n = check_positive_int(n, "n", minimum=2)
+    e = weights(examination, limit + 1, **params)
+    total = 0.0
+    for s in range(0, limit):
+        if s > 0 and (n - 1) * e[s] <= 2 * total:
+            return s
+        total += e[s]
+    return limit
+
+
+# --------------------------------------------------------------------------- generic front door
+
+def attaining_positions(measure: str, end: str, n: int, k: int, R: int, **params) -> np.ndarray:
+    """Positions (1-based) of the ``R`` relevant items in a full ranking at one end of ``measure``.
+
+    ``measure``: ``"IAA"``, ``"II-F"``, ``"IFD_div"``, ``"IFD_mul"`` (suffixes ``_ori``/``_our``
+    are accepted; ``"IFD_div_ori"`` uses the full-ranking exposure). ``params``: ``exact``
+    (IFD×), ``examination`` (IFD, II-F) and its parameters. For IFD×, relevant items not in
+    ``S`` are put at the bottom of the full ranking.
+
+    >>> attaining_positions("IAA", "most_unfair", 5, 2, 2).tolist()
+    [4, 5]
+    """
+    base, original = _measure_name(measure)
+    n, k, R = _nkr(n, k, R)
+    if end not in ENDS:
+        raise ValueError(f"end must be one of {ENDS}, got {end!r}.")
+    if base in ("IAA", "II-F"):
+        pos = np.arange(1, R + 1) if end == "most_fair" else np.arange(n - R + 1, n + 1)
+        return pos.astype(np.int64)
+    if base == "IFD_div":
+        return ifd_div_positions(n, None if original else k, R, end, **params)
+    S = ifd_mul_positions(n, k, R, end, **params)
+    rest = R - S.size
+    bottom = np.arange(n - rest + 1, n + 1) if rest else np.zeros(0, dtype=np.int64)
+    return np.concatenate([S, bottom]).astype(np.int64)
+
+
+def _measure_name(measure: str) -> tuple[str, bool]:
+    name = str(measure).replace("÷", "_div").replace("×", "_mul").replace("IIF", "II-F")
+    original = name.endswith("_ori")
+    for suffix in ("_ori", "_our"):
+        if name.endswith(suffix):
+            name = name[: -len(suffix)]
+    if name not in MEASURES:
+        raise ValueError(f"measure must be one of {MEASURES} (optionally with _ori/_our), got {measure!r}.")
+    return name, original
+
+
+def ranking_from_positions(n: int, positions) -> np.ndarray:
+    """Binary relevance vector in rank order with ones at the 1-based ``positions``.
+
+    >>> ranking_from_positions(4, [1, 4]).tolist()
+    [1, 0, 0, 1]
+    """
+    rel = np.zeros(check_positive_int(n, "n"), dtype=np.int64)
+    rel[np.asarray(positions, dtype=np.int64) - 1] = 1
+    return rel
+
+
+# --------------------------------------------------------------------------- exhaustive search
+
+@dataclass(frozen=True)
+class JointExtremes:
+    """Result of :func:`exhaustive_joint`: the extreme values and one ranking reaching each
+    (as 1-based positions of the relevant items; the first found in lexicographic order)."""
+
+    min: float
+    max: float
+    argmin: tuple[int, ...]
+    argmax: tuple[int, ...]
+    count: int
+
+
+def exhaustive_joint(kernel: Callable[..., float], n: int, k: int, R: int, *, permutations: bool = False,
+                     max_configurations: int = 2_000_000, **params) -> JointExtremes:
+    """Exact extremes of a per-user kernel over every ranking of ``n`` items with ``R`` relevant.
+
+    ``kernel(rel_by_rank, k, **params)`` (e.g. one of :data:`KERNELS`). By default each set
+    of relevant positions is tried once (items are exchangeable, so this covers every ranking);
+    ``permutations=True`` literally enumerates all ``n!`` orderings of a fixed relevant set
+    (tiny ``n`` only; a check of the exchangeability argument). ``nan`` values are skipped.
+
+    >>> ex = exhaustive_joint(iaa_user, 4, 2, 2, corrected=False)
+    >>> ex.min, ex.argmin, ex.max, ex.argmax
+    (0.25, (1, 2), 0.75, (2, 3))
+    """
+    n, k, R = _nkr(n, k, R)
+    if permutations:
+        total = math.factorial(n)
+        rel0 = np.array([1] * R + [0] * (n - R))
+        configs = (tuple(int(p) + 1 for p in np.flatnonzero(rel0[list(perm)]))
+                   for perm in itertools.permutations(range(n)))
+    else:
+        total = math.comb(n, R)
+        configs = (tuple(c + 1 for c in combo) for combo in itertools.combinations(range(n), R))
+    if total > max_configurations:
+        raise ValueError(f"{total:,} rankings exceed max_configurations={max_configurations:,}.")
+    lo, hi, arg_lo, arg_hi = math.inf, -math.inf, (), ()
+    for positions in configs:
+        value = kernel(ranking_from_positions(n, positions), k, **params)
+        if math.isnan(value):
+            continue
+        if value < lo - 1e-15:
+            lo, arg_lo = value, positions
+        if value > hi + 1e-15:
+            hi, arg_hi = value, positions
+    if arg_lo == () and lo == math.inf:
+        return JointExtremes(math.nan, math.nan, (), (), total)
+    return JointExtremes(float(lo), float(hi), arg_lo, arg_hi, total)
