@@ -160,3 +160,80 @@ def plot_fsat_range(ax, *, n_users: int, n_items: int, k_max: int, highlight_k=N
         ax.axvspan(0.5, always[-1] + 0.5, color="grey", alpha=0.2, lw=0, label="always fair (km < n)")
     ax.legend(fontsize="small", loc="best")
     return ax
+
+
+def ifd_nonlocal_scores(names, *, n_items: int, k: int, top_positions=(1, 3)) -> pd.DataFrame:
+    """Scores of one user whose extra relevant item moves from rank ``k + 1`` to rank ``n``.
+
+    The user's full ranking is items ``0..n-1`` in order; the items at the 1-based
+    ``top_positions`` (all ``<= k``) are relevant, and so is one more item, placed at every
+    rank ``k + 1..n`` in turn. The top-k list is the same in every row. Returns a DataFrame
+    indexed by that rank (``"rank of the extra relevant item"``), one column per measure of
+    ``names`` computed by :func:`recfair.evaluate` (undefined values are NaN).
+    """
+    from .evaluate import evaluate
+
+    names = [names] if isinstance(names, str) else list(names)
+    top = [int(p) for p in top_positions]
+    if not 1 <= k < n_items or any(not 1 <= p <= k for p in top):
+        raise ValueError(f"need 1 <= k < n_items and top_positions within 1..k; got k={k}, "
+                         f"n_items={n_items}, top_positions={top}.")
+    ranking = np.arange(n_items)[None, :]
+    rows = {}
+    for rank in range(k + 1, n_items + 1):
+        relevant = [[p - 1 for p in top] + [rank - 1]]
+        rows[rank] = evaluate(ranking[:, :k], n_items, names, relevant=relevant, ranking=ranking,
+                              on_undefined="nan")
+    frame = pd.DataFrame.from_dict(rows, orient="index")
+    frame.index.name = "rank of the extra relevant item"
+    return frame
+
+
+def plot_ifd_nonlocal(ax, names, *, n_items: int, k: int, top_positions=(1, 3), highlight=None):
+    """Draw :func:`ifd_nonlocal_scores` against the extra item's rank on ``ax``; return ``ax``.
+
+    One line per measure; ``highlight`` (a rank in ``k + 1..n``) marks that rank with a
+    vertical line. The top-k list never changes along the x-axis. No show.
+    """
+    frame = ifd_nonlocal_scores(names, n_items=n_items, k=k, top_positions=top_positions)
+    for name in frame.columns:
+        ax.plot(frame.index, frame[name], marker="o", ms=3, label=name)
+    if highlight is not None:
+        ax.axvline(highlight, color="k", lw=1.2)
+    ax.set(xlabel=f"rank of the extra relevant item (beyond k = {k})", ylabel="score (lower is fairer)")
+    ax.legend(fontsize="small", loc="best")
+    return ax
+
+
+def iif_gamma_scores(top_k, *, n_items: int, relevant, names=("II-F_ori", "II-F_our", "AI-F"),
+                     gammas=None) -> pd.DataFrame:
+    """Scores of RBP-based joint measures on one run for each RBP patience ``gamma`` (one row each).
+
+    ``gammas`` defaults to 0.05, 0.10, ..., 0.95; every score comes from :func:`recfair.evaluate`
+    (undefined values are NaN). Columns follow ``names``; the index is named ``"gamma"``.
+    """
+    from .evaluate import evaluate
+
+    names = [names] if isinstance(names, str) else list(names)
+    gammas = np.round(np.arange(1, 20) * 0.05, 2) if gammas is None else np.asarray(gammas, dtype=float)
+    rows = {float(g): evaluate(top_k, n_items, names, relevant=relevant, gamma=float(g), on_undefined="nan")
+            for g in gammas}
+    return pd.DataFrame.from_dict(rows, orient="index")[names].rename_axis("gamma")
+
+
+def plot_iif_gamma(ax, top_k, *, n_items: int, relevant, names=("II-F_ori", "II-F_our", "AI-F"),
+                   gammas=None, highlight=None, log: bool = False):
+    """Draw the scores of :func:`iif_gamma_scores` against ``gamma`` on ``ax``; return ``ax``.
+
+    ``highlight`` marks one patience value with a vertical line (the thesis uses 0.8);
+    ``log=True`` uses a log-scaled y-axis (the original scores are orders of magnitude below
+    the corrected one). No show.
+    """
+    frame = iif_gamma_scores(top_k, n_items=n_items, relevant=relevant, names=names, gammas=gammas)
+    for name in frame.columns:
+        ax.plot(frame.index, frame[name], marker=".", label=name)
+    if highlight is not None:
+        ax.axvline(highlight, color="k", lw=1.2)
+    ax.set(xlabel="RBP patience γ", ylabel="score (lower is fairer)", yscale="log" if log else "linear")
+    ax.legend(fontsize="small", loc="best")
+    return ax

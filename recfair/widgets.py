@@ -192,3 +192,68 @@ def fsat_range(*, n_users: int = 20, n_items: int = 100, k: int = 10, k_max: int
         slider.observe(draw, names="value")
     draw()
     return w.VBox([w.HBox([m, n, kk]), out])
+
+
+def ifd_nonlocal(names=("IFD_div_ori", "IFD_div_our"), *, n_items: int = 20, k: int = 5, top_positions=(1, 3)):
+    """A slider for the rank of one extra relevant item beyond the top-k, with the scores it gives.
+
+    The top-k list stays the same whatever the slider says; the figure comes from
+    :func:`recfair.plotting.plot_ifd_nonlocal` (the whole curve, the current rank marked) and
+    the table from :func:`recfair.plotting.ifd_nonlocal_scores`. Returns the ``VBox``.
+    """
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    from .plotting import ifd_nonlocal_scores, plot_ifd_nonlocal
+
+    w = _widgets()
+    names = [names] if isinstance(names, str) else list(names)
+    frame = ifd_nonlocal_scores(names, n_items=n_items, k=k, top_positions=top_positions)
+    rank = w.IntSlider(value=k + 1, min=k + 1, max=n_items, description="extra rank")
+    out = w.Output()
+
+    def draw(*_):
+        out.clear_output(wait=True)
+        with out:
+            fig, ax = plt.subplots(figsize=(5.5, 3.5))
+            plot_ifd_nonlocal(ax, names, n_items=n_items, k=k, top_positions=top_positions,
+                              highlight=rank.value)
+            plt.show()
+            display(frame.loc[[rank.value]].style.format("{:.4f}"))
+
+    rank.observe(draw, names="value")
+    draw()
+    return w.VBox([rank, out])
+
+
+def iif_gamma(top_k, *, n_items: int, relevant, names=("II-F_ori", "II-F_our", "AI-F"), gamma: float = 0.8,
+              log: bool = False):
+    """A slider for the RBP patience ``gamma``, redrawing II-F/AI-F against it on a fixed run.
+
+    The figure comes from :func:`recfair.plotting.plot_iif_gamma` (the whole curve, the
+    current ``gamma`` marked; ``log`` as there) and the table from
+    :func:`recfair.plotting.iif_gamma_scores`. Returns the ``VBox``.
+    """
+    import matplotlib.pyplot as plt
+    from IPython.display import display
+
+    from .plotting import iif_gamma_scores, plot_iif_gamma
+
+    w = _widgets()
+    names = [names] if isinstance(names, str) else list(names)
+    slider = w.FloatSlider(value=gamma, min=0.05, max=0.95, step=0.05, description="γ")
+    out = w.Output()
+
+    def draw(*_):
+        out.clear_output(wait=True)
+        with out:
+            fig, ax = plt.subplots(figsize=(5.5, 3.5))
+            plot_iif_gamma(ax, top_k, n_items=n_items, relevant=relevant, names=names, highlight=slider.value,
+                           log=log)
+            plt.show()
+            now = iif_gamma_scores(top_k, n_items=n_items, relevant=relevant, names=names, gammas=[slider.value])
+            display(now.style.format("{:.4f}"))
+
+    slider.observe(draw, names="value")
+    draw()
+    return w.VBox([slider, out])
