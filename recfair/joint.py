@@ -47,6 +47,7 @@ from .examination import check_gamma
 from .examination import dcg as _dcg
 from .examination import inverse as _inverse
 from .examination import rbp as _rbp
+from .joint_bounds import iaa_attention
 from .run import Run
 
 __all__ = [
@@ -177,24 +178,19 @@ def _separable_ends(n: int, k: int, r: int, cost_hit, cost_miss, cost_out) -> tu
 
 # --------------------------------------------------------------------------- IAA
 
-def _iaa_weights(k: int, corrected: bool) -> np.ndarray:
-    p = np.arange(1, k + 1, dtype=np.float64)
-    return (k + 1 - p) / k if corrected else (k - p) / (k - 1)
-
-
 def _iaa_ori(run, on_undefined):
     m, k = run.top_k.shape
     if k == 1:
         return undefined("inequity_of_amortized_attention",
                          "k = 1: the normalised linear examination (k - z)/(k - 1) is 0/0", on_undefined)
-    a = _iaa_weights(k, corrected=False)
+    a = iaa_attention(k, corrected=False)
     per_user = _separable(run.hits, run.n_relevant, 1.0 - a, a, 1.0) / run.n_items
     return _mean_users("inequity_of_amortized_attention", per_user, on_undefined, "")
 
 
 def _iaa_our(run, on_undefined):
     n, k = run.n_items, run.k
-    a = _iaa_weights(k, corrected=True)
+    a = iaa_attention(k, corrected=True)
     raw = _separable(run.hits, run.n_relevant, 1.0 - a, a, 1.0)
     low, high = _per_distinct(run.n_relevant, lambda r: _separable_ends(n, k, r, 1.0 - a, a, 1.0))
     return _mean_defined("inequity_of_amortized_attention_corrected", _rescale_users(raw, low, high), on_undefined)
