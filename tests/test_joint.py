@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 
 import recfair as rf
+from recfair.joint_bounds import iaa_attention
 from recfair import joint
 from recfair._validation import UndefinedMeasureError, UndefinedMeasureWarning
 from recfair.examination import dcg, inverse
@@ -76,7 +77,7 @@ def test_t3_iaa_binary_examples():
     # X11: relevant item at rank 10 weighs 0 (original) vs 0.1 (corrected weights)
     top10, rel10 = _by_relevance([0] * 9 + [1])
     assert rf.inequity_of_amortized_attention(top10, n_items=10, relevant=rel10) == pytest.approx(6 / 10)
-    a = joint._iaa_weights(10, corrected=True)
+    a = iaa_attention(10, corrected=True)
     assert abs(a[9] - 1) == pytest.approx(0.9)
 
 
