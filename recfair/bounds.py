@@ -496,7 +496,7 @@ def count_configurations(name: str, m: int, n: int, k: int, *, rounds: int = 1) 
 
 
 def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_configurations: int = 2_000_000,
-               **params) -> tuple[float, float]:
+               relevant=None, **params) -> tuple[float, float]:
     """Exact smallest and largest value of measure ``name`` over every top-k recommendation.
 
     Enumerates multisets (users are exchangeable) of user profiles, each a multiset of
@@ -517,9 +517,14 @@ def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_config
         Recommendation rounds ``W`` (Gini, Gini-w, II-D and AI-D only).
     max_configurations : int, default=2_000_000
         Refuse (``ValueError`` stating the count) when there are more recommendations.
+    relevant : sequence of ``m`` sequences of int, optional
+        Required for the relevance-aware (joint) measures of Papers 2-3 (``"IAA_our"``,
+        ``"IFD_div_ori"``, ``"HD"``, ``"MME"``, ...): each user's relevant items. Every
+        combination of one full ranking per user (``(n!)^m`` of them) is then evaluated with
+        :func:`recfair.evaluate`, so keep ``n`` and ``m`` tiny.
     **params
         ``base`` (entropy), ``beta`` (VoCD; all shown items are similar, ``alpha = 2``),
-        ``gamma`` (II-D, AI-D).
+        ``gamma`` (II-D, AI-D, and the joint measures that take it).
 
     Returns
     -------
@@ -536,7 +541,15 @@ def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_config
     >>> lo, hi = exhaustive("II-D", 2, 3, 2, rounds=2)       # thesis C3/C4 example
     >>> round(lo, 6), round(hi, 6)
     (0.02, 0.186667)
+    >>> exhaustive("IAA_our", 1, 4, 2, relevant=[[0, 1]])   # corrected IAA spans [0, 1]
+    (0.0, 1.0)
     """
+    from .registry import get
+
+    if get(name).family == "joint":
+        return _exhaustive_joint(name, m, n, k, relevant, max_configurations, params)
+    if relevant is not None:
+        raise ValueError(f"relevant= is only for the relevance-aware measures, not {name!r}.")
     from . import item_exposure as _ie
 
     total = count_configurations(name, m, n, k, rounds=rounds)
@@ -596,3 +609,34 @@ def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_config
     if lo == math.inf:
         return (math.nan, math.nan)
     return (lo, hi)
+
+
+def _exhaustive_joint(name, m, n, k, relevant, max_configurations, params) -> tuple[float, float]:
+    """Extremes of a relevance-aware measure over every combination of full rankings per user."""
+    import warnings
+
+    from ._validation import UndefinedMeasureWarning
+    from .evaluate import evaluate
+
+    m, n, k = check_positive_int(m, "m"), check_positive_int(n, "n"), check_positive_int(k, "k")
+    if k > n:
+        raise ValueError(f"k={k} exceeds n={n}.")
+    if relevant is None:
+        raise ValueError(f"{name} needs relevant=: each user's relevant items.")
+    if len(relevant) != m:
+        raise ValueError(f"relevant has {len(relevant)} users but m={m}.")
+    total = math.factorial(n) ** m
+    if total > max_configurations:
+        raise ValueError(f"{total:,} combinations of rankings ((n!)^m with n={n}, m={m}) exceed "
+                         f"max_configurations={max_configurations:,}; use a smaller n or m.")
+    perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
+    low, high = math.inf, -math.inf
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UndefinedMeasureWarning)
+        for combo in itertools.product(range(len(perms)), repeat=m):
+            ranking = perms[list(combo)]
+            value = evaluate(ranking[:, :k], n, [name], ranking=ranking, relevant=relevant,
+                             on_undefined="nan", **params)[name]
+            if not math.isnan(value):
+                low, high = min(low, value), max(high, value)
+    return (low, high) if low <= high else (math.nan, math.nan)

@@ -468,3 +468,29 @@ def test_identities_match_numeric_kernels():
     J = dict.fromkeys([dj.J[x] for x in range(1, 8)], 0.0)
     J.update({dj.J[pp]: float(ee) for pp, ee in zip(pos, e)})
     assert float(expr.subs(J)) == close(jb.ifd_mul_from_positions(7, pos))
+
+
+@pytest.mark.parametrize("n, k, R", [(4, 2, 1), (4, 2, 2), (5, 3, 2), (5, 2, 4)])
+def test_bounds_exhaustive_over_library_measures_matches_closed_forms(n, k, R):
+    """recfair.bounds.exhaustive enumerates full rankings and scores them with recfair.evaluate."""
+    from recfair import bounds
+
+    rel = [list(range(R))]
+    iaa = bounds.exhaustive("IAA_ori", 1, n, k, relevant=rel)
+    assert iaa == pytest.approx((jb.iaa_most_fair(n, k, R, corrected=False), jb.iaa_most_unfair(n, k, R, corrected=False)))
+    iif = bounds.exhaustive("II-F_ori", 1, n, k, relevant=rel)
+    assert iif == pytest.approx((jb.iif_most_fair(n, k, R), jb.iif_most_unfair(n, k, R)))
+    ifd = bounds.exhaustive("IFD_div_ori", 1, n, k, relevant=rel)
+    assert ifd == pytest.approx((jb.ifd_div_most_fair(n, None, R), jb.ifd_div_most_unfair(n, None, R)))
+    assert bounds.exhaustive("IAA_our", 1, n, k, relevant=rel) == pytest.approx((0.0, 1.0))
+
+
+def test_bounds_exhaustive_joint_errors():
+    from recfair import bounds
+
+    with pytest.raises(ValueError, match="needs relevant="):
+        bounds.exhaustive("MME", 2, 3, 2)
+    with pytest.raises(ValueError, match="exceed max_configurations"):
+        bounds.exhaustive("MME", 3, 8, 2, relevant=[[0], [1], [2]])
+    with pytest.raises(ValueError, match="only for the relevance-aware"):
+        bounds.exhaustive("Jain_ori", 2, 3, 2, relevant=[[0], [1]])
