@@ -544,9 +544,10 @@ def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_config
     >>> exhaustive("IAA_our", 1, 4, 2, relevant=[[0, 1]])   # corrected IAA spans [0, 1]
     (0.0, 1.0)
     """
-    from .registry import get
+    from .registry import REGISTRY
 
-    if get(name).family == "joint":
+    spec = REGISTRY.get(name)
+    if spec is not None and spec.family == "joint":
         return _exhaustive_joint(name, m, n, k, relevant, max_configurations, params)
     if relevant is not None:
         raise ValueError(f"relevant= is only for the relevance-aware measures, not {name!r}.")
