@@ -34,6 +34,7 @@ import numbers
 import numpy as np
 
 from . import bounds as _b
+from ._docs import ON_UNDEFINED, ROUNDS, doc_filler
 from ._validation import check_on_undefined, check_top_k, undefined
 from .examination import check_gamma
 from .examination import dcg as _dcg_weights
@@ -63,23 +64,13 @@ _DOC = {
         Size of the catalogue :math:`n` (all items of the dataset, recommended or not).
     k : int, optional
         Cut-off; defaults to the width of ``top_k``.""",
-    "<<rounds>>": """rounds : array-like of int, shape (W, n_users, >= k), optional
-        Top-k lists of ``W`` recommendation rounds; ``rounds[0]`` must equal ``top_k``.
-        Default: the single round ``top_k``.""",
-    "<<on_undefined>>": """on_undefined : {"warn", "nan", "raise"}, default="warn"
-        Policy when the measure is undefined (see Notes): NaN with an
-        :class:`~recfair.UndefinedMeasureWarning`, NaN silently, or an
-        :class:`~recfair.UndefinedMeasureError`.""",
+    "<<rounds>>": ROUNDS,
+    "<<on_undefined>>": ON_UNDEFINED,
     "<<thesis>>": _REF_THESIS,
 }
 
 
-def _fill_doc(func):
-    doc = func.__doc__
-    for token, text in _DOC.items():
-        doc = doc.replace(token, text)
-    func.__doc__ = doc
-    return func
+_fill_doc = doc_filler(_DOC)
 
 
 # --------------------------------------------------------------------------- validation

@@ -42,6 +42,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
+from ._docs import ON_UNDEFINED, ROUNDS, doc_filler
 from ._validation import check_on_undefined, undefined
 from .examination import check_gamma
 from .examination import dcg as _dcg
@@ -78,24 +79,14 @@ _DOC = {
         Ground-truth relevant items of each user (binary relevance).
     k : int, optional
         Cut-off; defaults to the width of ``top_k``.""",
-    "<<rounds>>": """rounds : array-like of int, shape (W, n_users, >= k), optional
-        Top-k lists of ``W`` recommendation rounds; ``rounds[0]`` must equal ``top_k``.
-        Default: the single round ``top_k``.""",
-    "<<on_undefined>>": """on_undefined : {"warn", "nan", "raise"}, default="warn"
-        Policy when the measure is undefined (see Notes): NaN with an
-        :class:`~recfair.UndefinedMeasureWarning`, NaN silently, or an
-        :class:`~recfair.UndefinedMeasureError`.""",
+    "<<rounds>>": ROUNDS,
+    "<<on_undefined>>": ON_UNDEFINED,
     "<<ref2>>": _REF2,
     "<<ref3>>": _REF3,
 }
 
 
-def _fill_doc(func):
-    doc = func.__doc__
-    for token, text in _DOC.items():
-        doc = doc.replace(token, text)
-    func.__doc__ = doc
-    return func
+_fill_doc = doc_filler(_DOC)
 
 
 # --------------------------------------------------------------------------- shared kernels
