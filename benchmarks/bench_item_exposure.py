@@ -16,19 +16,11 @@ import time
 import warnings
 
 import numpy as np
+from _timing import best_of
 
 import recfair as rf
 from recfair.registry import names
 from recfair.synthetic import random_top_k
-
-
-def _best(repeat: int, call) -> tuple[float, float]:
-    best, value = float("inf"), float("nan")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        value = call()
-        best = min(best, time.perf_counter() - start)
-    return value, best
 
 
 def main(argv=None) -> None:
@@ -58,7 +50,7 @@ def main(argv=None) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", rf.UndefinedMeasureWarning)   # Ent_ori is NaN here, as in the thesis
         for name in names("item_exposure"):
-            value, best = _best(args.repeat, lambda: rf.evaluate(top_k, args.items, [name])[name])
+            value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name])[name])
             worst = max(worst, best)
             print(f"{name:<22}{value:>14.6g}{best:>10.3f}{best / args.target:>9.2f}")
 
@@ -66,12 +58,12 @@ def main(argv=None) -> None:
                                      for _ in range(args.rounds - 1)])
         print(f"-- extra: W={args.rounds} rounds")
         for name in ["Gini_our", "Gini-w_our", "II-D", "AI-D"]:
-            value, best = _best(args.repeat, lambda: rf.evaluate(top_k, args.items, [name], rounds=rounds)[name])
+            value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name], rounds=rounds)[name])
             print(f"{name + f' (W={args.rounds})':<22}{value:>14.6g}{best:>10.3f}{best / args.target:>9.2f}")
 
         feats = rng.normal(size=(args.items, args.dims))
         print(f"-- extra: VoCD with item features (d={args.dims}, alpha=1): pairwise over recommended items")
-        value, best = _best(1, lambda: rf.vocd(top_k, n_items=args.items, alpha=1.0, item_features=feats))
+        value, best = best_of(1, lambda: rf.vocd(top_k, n_items=args.items, alpha=1.0, item_features=feats))
         print(f"{'VoCD (alpha=1)':<22}{value:>14.6g}{best:>10.3f}{best / args.target:>9.2f}")
 
     print(f"slowest Part I measure: {worst:.3f} s ({'within' if worst < args.target else 'OVER'} the "

@@ -12,23 +12,14 @@ the target. IFD÷ (original) needs the full ranking of all n items per user, i.e
 from __future__ import annotations
 
 import argparse
-import time
 import warnings
 
 import numpy as np
+from _timing import best_of
 
 import recfair as rf
 from recfair.registry import get, names
 from recfair.synthetic import random_relevant, random_top_k
-
-
-def _best(repeat: int, call) -> tuple[float, float]:
-    best, value = float("inf"), float("nan")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        value = call()
-        best = min(best, time.perf_counter() - start)
-    return value, best
 
 
 def main(argv=None) -> None:
@@ -56,7 +47,7 @@ def main(argv=None) -> None:
         for name in names("joint"):
             if "ranking" in get(name).needs:
                 continue
-            value, best = _best(args.repeat, lambda: rf.evaluate(top_k, args.items, [name],
+            value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name],
                                                                  relevant=relevant)[name])
             worst = max(worst, best / args.target)
             print(f"{name:<14}{args.users:>9,}{value:>14.6g}{best:>10.3f}{best / args.target:>9.2f}")
@@ -67,10 +58,10 @@ def main(argv=None) -> None:
         for name in names("joint"):
             if "ranking" not in get(name).needs:
                 continue
-            value, best = _best(args.repeat, lambda: rf.evaluate(None, args.items, [name], k=args.k,
+            value, best = best_of(args.repeat, lambda: rf.evaluate(None, args.items, [name], k=args.k,
                                                                  relevant=rel_small, scores=scores)[name])
             run = rf.Run(None, args.items, k=args.k, relevant=rel_small, scores=scores)
-            _, kernel = _best(args.repeat, lambda: get(name).compute(run))
+            _, kernel = best_of(args.repeat, lambda: get(name).compute(run))
             print(f"{name:<14}{m:>9,}{value:>14.6g}{best:>10.3f}{'':>9}"
                   f"   (measure alone {kernel:.3f} s, ~{kernel * args.users / m:.1f} s at m={args.users:,}; "
                   f"the rest is Run validation of the scores)")

@@ -12,9 +12,9 @@ values must agree. The transcriptions exist only as timing baselines.
 from __future__ import annotations
 
 import argparse
-import time
 
 import numpy as np
+from _timing import best_of
 from scipy.spatial.distance import pdist
 
 import recfair as rf
@@ -43,15 +43,6 @@ def published_ifd_mul(top_k: np.ndarray, relevant: np.ndarray) -> float:
     return float(np.mean(per_user))
 
 
-def best_time(func, repeat: int) -> tuple[float, float]:
-    best, value = float("inf"), float("nan")
-    for _ in range(repeat):
-        start = time.perf_counter()
-        value = func()
-        best = min(best, time.perf_counter() - start)
-    return value, best
-
-
 def main(argv=None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=1000)
@@ -69,8 +60,8 @@ def main(argv=None) -> None:
     print(f"{'measure':<10}{'recfair s':>12}{'published s':>14}{'speed-up':>10}  values agree")
     cases = (("MME", "MME", published_mme), ("IFD_mul", "IFD_mul_ori", published_ifd_mul))
     for label, name, published in cases:
-        ours, t_ours = best_time(lambda: rf.evaluate(top_k, args.items, [name], relevant=relevant)[name], args.repeat)
-        theirs, t_theirs = best_time(lambda: published(top_k, dense), 1)
+        ours, t_ours = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name], relevant=relevant)[name])
+        theirs, t_theirs = best_of(1, lambda: published(top_k, dense))
         agree = np.isclose(ours, theirs, rtol=1e-9, atol=1e-15)
         print(f"{label:<10}{t_ours:>12.4f}{t_theirs:>14.3f}{t_theirs / t_ours:>10.0f}x  {agree} ({ours:.6g})")
 

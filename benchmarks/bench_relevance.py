@@ -13,6 +13,7 @@ import time
 import tracemalloc
 
 import numpy as np
+from _timing import best_of
 
 import recfair as rf
 from recfair.registry import names
@@ -40,11 +41,7 @@ def main(argv=None) -> None:
 
     print(f"{'measure':<8}{'value':>12}{'best s':>10}{'peak MiB':>10}")
     for name in names("relevance"):
-        best = float("inf")
-        for _ in range(args.repeat):
-            start = time.perf_counter()
-            value = rf.evaluate(top_k, args.items, [name], relevant=relevant)[name]
-            best = min(best, time.perf_counter() - start)
+        value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name], relevant=relevant)[name])
         tracemalloc.start()
         rf.evaluate(top_k, args.items, [name], relevant=relevant)
         peak = tracemalloc.get_traced_memory()[1] / 2**20
