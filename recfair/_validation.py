@@ -174,6 +174,35 @@ def check_item_sets(lists, *, n_users: int, n_items: int, name: str) -> sp.csr_m
     return _per_user_to_csr(lists, n_users, n_items, name)
 
 
+def check_relevance(values, *, n_users: int, n_items: int, name: str = "relevance") -> sp.csr_matrix:
+    """Graded relevance ``r_{u,i} >= 0`` (dense or sparse ``(n_users, n_items)``) as a float CSR.
+
+    Zeros mean "not relevant" and are not stored; indices are sorted within each row.
+    """
+    if sp.issparse(values):
+        mat = sp.csr_matrix(values, dtype=np.float64, copy=True)
+    else:
+        arr = np.asarray(values)
+        if arr.dtype == object or not (np.issubdtype(arr.dtype, np.floating) or np.issubdtype(arr.dtype, np.integer)
+                                       or arr.dtype == bool):
+            raise TypeError(f"{name} must be a numeric (n_users, n_items) array or a scipy.sparse matrix, "
+                            f"got dtype {arr.dtype}.")
+        if arr.ndim != 2:
+            raise ValueError(f"{name} must be 2-D (n_users, n_items), got shape {arr.shape}.")
+        mat = sp.csr_matrix(arr.astype(np.float64))
+    if mat.shape != (n_users, n_items):
+        raise ValueError(f"{name} has shape {mat.shape}; expected (n_users, n_items) = ({n_users}, {n_items}).")
+    if mat.nnz and not np.all(np.isfinite(mat.data)):
+        raise ValueError(f"{name} contains NaN or infinite values.")
+    if mat.nnz and (mat.data < 0).any():
+        bad = mat.data[mat.data < 0][:5]
+        raise ValueError(f"{name} must be non-negative (0 = not relevant); found {bad.tolist()}.")
+    mat.sum_duplicates()
+    mat.eliminate_zeros()
+    mat.sort_indices()
+    return mat
+
+
 def check_scores(scores, *, n_users: int | None, n_items: int | None) -> np.ndarray:
     arr = np.asarray(scores)
     if arr.ndim != 2:

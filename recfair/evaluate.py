@@ -8,7 +8,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_on_undefined
-from .registry import get
+from .registry import ALL_MEASURES, get
 from .run import Run
 
 __all__ = ["evaluate", "evaluate_per_user", "evaluate_run"]
@@ -32,6 +32,9 @@ def _measure_list(measures) -> list[str]:
 
 def _check_needs(run: Run, specs) -> None:
     for spec in specs:
+        if run.graded and "relevant" in spec.needs and not spec.graded:
+            raise ValueError(f"{spec.key} is defined for binary relevance only; this run has graded relevance "
+                             "(measures that accept it: " + ", ".join(s.key for s in ALL_MEASURES if s.graded) + ").")
         missing = [need for need in spec.needs if not run.has(need)]
         if missing:
             raise ValueError(f"{spec.key} needs {', '.join(missing)}, which the run does not have; pass "
@@ -58,7 +61,7 @@ def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -
 
 
 def evaluate(topk, n_items, measures, *, k=None, relevant=None, scores=None, ranking=None, history=None,
-             on_undefined="warn", **options) -> dict[str, float]:
+             on_undefined="warn", relevance=None, **options) -> dict[str, float]:
     """Compute the named measures on one run; returns ``{name: score}`` in the order asked.
 
     Parameters
@@ -74,6 +77,9 @@ def evaluate(topk, n_items, measures, *, k=None, relevant=None, scores=None, ran
         Cut-off; defaults to the width of ``topk``.
     relevant : sequences of int or scipy.sparse (n_users, n_items) 0/1, optional
         Ground-truth relevant items per user.
+    relevance : array-like or scipy.sparse (n_users, n_items) of float, optional
+        Graded ground truth :math:`r_{u,i} \\ge 0` instead of ``relevant`` (0 = not relevant);
+        only measures whose registry record has ``graded=True`` accept grades other than 1.
     scores : array-like (n_users, n_items), optional
         Predicted scores (``-inf`` = excluded); the full ranking is their stable descending
         sort, ties to the lower index, history last.
@@ -96,13 +102,13 @@ def evaluate(topk, n_items, measures, *, k=None, relevant=None, scores=None, ran
     {'HR': 0.5, 'P': 0.25}
     """
     run = Run(topk, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
-              rounds=options.pop("rounds", None), user_attributes=options.pop("user_attributes", None),
+              relevance=relevance, rounds=options.pop("rounds", None), user_attributes=options.pop("user_attributes", None),
               item_features=options.pop("item_features", None))
     return evaluate_run(run, measures, on_undefined=on_undefined, **options)
 
 
 def evaluate_per_user(topk, n_items, measures, *, users=None, k=None, relevant=None, scores=None, ranking=None,
-                      history=None, **options) -> pd.DataFrame:
+                      history=None, relevance=None, **options) -> pd.DataFrame:
     """Per-user values of measures that score each user (e.g. the relevance measures).
 
     Returns a DataFrame indexed by user (``users`` if given, else ``0..m-1``) with one column
@@ -116,7 +122,8 @@ def evaluate_per_user(topk, n_items, measures, *, users=None, k=None, relevant=N
     10     1.0  0.5
     11     0.0  0.0
     """
-    run = Run(topk, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history)
+    run = Run(topk, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
+              relevance=relevance)
     names = _measure_list(measures)
     specs = [get(name) for name in names]
     no_per_user = [s.key for s in specs if s.per_user is None]

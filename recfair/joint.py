@@ -48,8 +48,8 @@ from .examination import check_gamma
 from .examination import dcg as _dcg
 from .examination import inverse as _inverse
 from .examination import rbp as _rbp
-from .joint_bounds import iaa_attention
-from .run import Run
+from . import _joint_core as core
+from .run import Run, locate
 
 __all__ = [
     "inequity_of_amortized_attention", "inequity_of_amortized_attention_corrected",
@@ -77,6 +77,18 @@ _DOC = {
         Size of the catalogue :math:`n` (all items of the dataset, recommended or not).
     relevant : sequence of sequences of int, or scipy.sparse matrix (n_users, n_items)
         Ground-truth relevant items of each user (binary relevance).
+    relevance : array-like or scipy.sparse matrix of float (n_users, n_items), optional
+        Graded ground truth :math:`r_{u,i} \\ge 0` instead of ``relevant`` (0 = not relevant).
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.""",
+    "<<inputs_binary>>": """top_k : array-like of int, shape (n_users, >= k)
+        Item indices in ``[0, n_items)``, distinct within a row; row ``u`` is user ``u``'s
+        ranked list.
+    n_items : int
+        Size of the catalogue :math:`n` (all items of the dataset, recommended or not).
+    relevant : sequence of sequences of int, or scipy.sparse matrix (n_users, n_items)
+        Ground-truth relevant items of each user (binary relevance only: the per-user bounds
+        of this corrected measure assume :math:`r_{u,i} \\in \\{0, 1\\}`).
     k : int, optional
         Cut-off; defaults to the width of ``top_k``.""",
     "<<rounds>>": ROUNDS,
@@ -151,39 +163,75 @@ def _per_distinct(values: np.ndarray, func):
     return tuple(table[inverse, j] for j in range(table.shape[1]))
 
 
-def _separable(hits: np.ndarray, n_rel: np.ndarray, cost_hit, cost_miss, cost_out):
-    """Per-user sum of a separable cost: ``cost_hit[p]`` / ``cost_miss[p]`` for a relevant /
-    irrelevant item at top-k position ``p``, ``cost_out`` for each relevant item beyond k."""
-    return (np.where(hits, cost_hit, cost_miss).sum(axis=1)
-            + (n_rel - hits.sum(axis=1)) * cost_out)
+def _binary_only(run, name: str) -> None:
+    if run.graded:
+        raise ValueError(f"{name} is defined for binary relevance only (its per-user bounds assume r in {{0, 1}}); "
+                         "this run has graded relevance.")
 
 
-def _separable_ends(n: int, k: int, r: int, cost_hit, cost_miss, cost_out) -> tuple[float, float]:
-    """Separable cost of the fairest (relevant on top) and unfairest (relevant at the bottom) lists."""
-    top = np.arange(k) < min(r, k)
-    bottom = np.arange(k) >= k - max(0, r - (n - k))
-    fair = _separable(top[None], np.array([r]), cost_hit, cost_miss, cost_out)[0]
-    unfair = _separable(bottom[None], np.array([r]), cost_hit, cost_miss, cost_out)[0]
-    return float(fair), float(unfair)
+def _topk_values(run) -> np.ndarray:
+    """CSR-ordered ``(nnz,)``: e_DCG of each relevant item's top-k slot, 0 beyond the top-k."""
+    out = np.zeros(run.relevant.nnz)
+    pos = locate(run.relevant, run.top_k)
+    hit = pos >= 0
+    out[pos[hit]] = np.broadcast_to(_dcg(np.arange(1, run.k + 1)), pos.shape)[hit]
+    return out
 
 
 # --------------------------------------------------------------------------- IAA
+
+def _iaa_normalised(run):
+    r"""Min-max normalised relevance :math:`\tilde r`: ``(values in CSR order, top-k slot values)``.
+
+    Per user over all :math:`n` items: the minimum is 0 unless every item is relevant. A user
+    whose items all share one value (no relevant item, or all equally relevant) keeps
+    :math:`\tilde r = 1` on relevant items (binary :math:`\tilde r = r`), never 0/0.
+    """
+    rel = run.relevance_values
+    if not run.graded:
+        return np.ones(rel.nnz), run.hits.astype(np.float64)
+    n_rel = run.n_relevant
+    users = np.repeat(np.arange(run.n_users), n_rel)
+    hi = np.zeros(run.n_users)
+    lo = np.zeros(run.n_users)
+    np.maximum.at(hi, users, rel.data)
+    full = n_rel == run.n_items
+    if full.any():
+        lo_full = np.full(run.n_users, np.inf)
+        np.minimum.at(lo_full, users, rel.data)
+        lo[full] = lo_full[full]
+    span = np.where(hi > lo, hi - lo, np.where(hi > 0, hi, 1.0))
+    base = np.where(hi > lo, lo, 0.0)
+    values = (rel.data - base[users]) / span[users]
+    g = run.top_grades
+    top = np.where(g > 0, (g - base[:, None]) / span[:, None], 0.0)
+    return values, top
+
 
 def _iaa_ori(run, on_undefined):
     m, k = run.top_k.shape
     if k == 1:
         return undefined("inequity_of_amortized_attention",
                          "k = 1: the normalised linear examination (k - z)/(k - 1) is 0/0", on_undefined)
-    a = iaa_attention(k, corrected=False)
-    per_user = _separable(run.hits, run.n_relevant, 1.0 - a, a, 1.0) / run.n_items
+    values, top = _iaa_normalised(run)
+    total = np.bincount(np.repeat(np.arange(m), run.n_relevant), weights=values, minlength=m)
+    per_user = core.separable_raw(top, core.iaa_attention(k, corrected=False), total, core.abs_cost) / run.n_items
     return _mean_users("inequity_of_amortized_attention", per_user, on_undefined, "")
 
 
-def _iaa_our(run, on_undefined):
-    n, k = run.n_items, run.k
-    a = iaa_attention(k, corrected=True)
-    raw = _separable(run.hits, run.n_relevant, 1.0 - a, a, 1.0)
-    low, high = _per_distinct(run.n_relevant, lambda r: _separable_ends(n, k, r, 1.0 - a, a, 1.0))
+def _iaa_our(run, on_undefined, attention="corrected"):
+    if attention not in ("corrected", "original"):
+        raise ValueError(f"attention must be 'corrected' ((k+1-z)/k) or 'original' ((k-z)/(k-1)), got {attention!r}.")
+    m, k = run.top_k.shape
+    if attention == "original" and k == 1:
+        return undefined("inequity_of_amortized_attention_corrected",
+                         "k = 1: the original linear examination (k - z)/(k - 1) is 0/0", on_undefined)
+    a = core.iaa_attention(k, corrected=attention == "corrected")
+    values, top = _iaa_normalised(run)
+    indptr = run.relevant.indptr
+    total = np.bincount(np.repeat(np.arange(m), run.n_relevant), weights=values, minlength=m)
+    raw = core.separable_raw(top, a, total, core.abs_cost)
+    low, high = core.matching_ends(values, indptr, run.n_items, a, core.abs_cost)
     return _mean_defined("inequity_of_amortized_attention_corrected", _rescale_users(raw, low, high), on_undefined)
 
 
@@ -228,79 +276,45 @@ def _relevant_full_positions(run) -> np.ndarray:
     return out
 
 
-def _ifd_div_from_values(values: np.ndarray, rel: sp.csr_matrix) -> np.ndarray:
-    r"""Per-user :math:`\frac{1}{R^2}\sum_{j}(R-2j+1)\,v_{(j)}` (values in CSR order, sorted descending)."""
-    m = rel.shape[0]
-    n_rel = np.diff(rel.indptr)
-    users = np.repeat(np.arange(m), n_rel)
-    order = np.lexsort((-values, users))
-    v = values[order]
-    j = np.arange(v.size) - rel.indptr[users]                        # 0-based rank within the user
-    total = np.bincount(users, weights=v * (n_rel[users] - 2 * j - 1), minlength=m)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(n_rel > 0, total / np.maximum(n_rel, 1) ** 2, np.nan)
-
-
-def _ifd_div_ori(run, on_undefined):
-    values = _dcg(_relevant_full_positions(run)) if run.relevant.nnz else np.zeros(0)
-    per_user = _ifd_div_from_values(values, run.relevant)
+def _ifd_div_ori(run, on_undefined, exposure="full"):
+    if exposure not in ("full", "top-k"):
+        raise ValueError(f"exposure must be 'full' (Paper 2) or 'top-k' (J_our), got {exposure!r}.")
+    rel = run.relevance_values
+    if exposure == "top-k":
+        values = _topk_values(run)
+    else:
+        values = _dcg(_relevant_full_positions(run)) if rel.nnz else np.zeros(0)
+    per_user = core.ifd_div_identity(values / rel.data, rel.indptr)
     return _mean_users("individual_fairness_disparity_div", per_user, on_undefined,
                        "have no relevant item (|H_u| = 0)")
 
 
-def _ifd_div_topk(run) -> np.ndarray:
-    """Per-user IFD÷ with top-k-masked exposure (unnormalised, times R²); relevant beyond k are 0."""
-    hits, n_rel = run.hits, run.n_relevant
-    e = _dcg(np.arange(1, run.k + 1))
-    j = np.cumsum(hits, axis=1)                                      # 1-based rank among the hits
-    return (hits * (n_rel[:, None] - 2 * j + 1) * e).sum(axis=1)
-
-
 def _ifd_div_ends(n: int, k: int, r: int) -> tuple[float, float]:
-    """Exact fairest / most unfair R²·IFD÷ (top-k-masked) over all rankings of r relevant items."""
+    """Exact fairest / most unfair IFD÷ with top-k exposure for a user with r relevant items."""
     e = _dcg(np.arange(1, k + 1))
-    best_low, best_high = np.inf, -np.inf
-    for s in range(max(0, r - (n - k)), min(r, k) + 1):             # s = relevant items inside the top-k
-        j = np.arange(1, s + 1)
-        c = r - 2 * j + 1
-        low = float((c * e[k - s + j - 1]).sum())                   # contiguous block at the bottom of the top-k
-        high = float((c * e[np.where(c > 0, j, k - s + j) - 1]).sum())
-        best_low, best_high = min(best_low, low), max(best_high, high)
-    return best_low, best_high
+    return (core.ifd_div_extreme(n, k, r, "most_fair", e)[0] / r ** 2,
+            core.ifd_div_extreme(n, k, r, "most_unfair", e)[0] / r ** 2)
 
 
 def _ifd_div_our(run, on_undefined):
+    _binary_only(run, "IFD_div_our")
     n, k = run.n_items, run.k
-    raw = _ifd_div_topk(run).astype(np.float64)
+    raw = core.ifd_div_identity(_topk_values(run), run.relevant.indptr)
     low, high = _per_distinct(run.n_relevant, lambda r: _ifd_div_ends(n, k, r) if r > 0 else (0.0, 0.0))
-    per_user = _rescale_users(raw, low, high)
+    per_user = _rescale_users(np.nan_to_num(raw), low, high)
     per_user[run.n_relevant == 1] = 0.0                             # thesis: |R_u| = 1 scores 0 (always fair)
     return _mean_defined("individual_fairness_disparity_div_corrected", per_user, on_undefined)
 
 
-def _ifd_mul_value(n: int, s1, s2):
-    return 2.0 * (n * s2 - s1 ** 2) / (n * (n - 1))
-
-
 def _ifd_mul_raw(run) -> np.ndarray:
-    e = _dcg(np.arange(1, run.k + 1))
-    hits = run.hits
-    return _ifd_mul_value(run.n_items, (hits * e).sum(axis=1), (hits * e ** 2).sum(axis=1))
+    j = run.top_grades * _dcg(np.arange(1, run.k + 1))
+    return core.ifd_mul_closed_form(run.n_items, j.sum(axis=1), (j ** 2).sum(axis=1))
 
 
 def _ifd_mul_ends(n: int, k: int, r: int) -> tuple[float, float]:
-    """Exact fairest / most unfair IFD× over all rankings of r relevant items (see the docstring)."""
+    """Exact fairest / most unfair IFD× for a user with r relevant items (binary relevance)."""
     e = _dcg(np.arange(1, k + 1))
-    c1 = np.concatenate([[0.0], np.cumsum(e)])
-    c2 = np.concatenate([[0.0], np.cumsum(e ** 2)])
-    best_low, best_high = np.inf, -np.inf
-    for s in range(max(0, r - (n - k)), min(r, k) + 1):
-        a = np.arange(s + 1)                                        # a on top, s - a at the bottom of the top-k
-        s1 = c1[a] + c1[k] - c1[k - s + a]
-        s2 = c2[a] + c2[k] - c2[k - s + a]
-        vals = _ifd_mul_value(n, s1, s2)
-        best_low, best_high = min(best_low, float(vals[0])), max(best_high, float(vals.max()))
-    return best_low, best_high
+    return core.ifd_mul_extreme(n, k, r, "most_fair", e)[0], core.ifd_mul_extreme(n, k, r, "most_unfair", e)[0]
 
 
 def _ifd_mul_ori(run, on_undefined):
@@ -310,6 +324,7 @@ def _ifd_mul_ori(run, on_undefined):
 
 
 def _ifd_mul_our(run, on_undefined):
+    _binary_only(run, "IFD_mul_our")
     n, k = run.n_items, run.k
     if n < 2:
         return undefined("individual_fairness_disparity_mul_corrected", "n < 2: there is no item pair", on_undefined)
@@ -329,37 +344,41 @@ def _hd(run, on_undefined, gamma=0.9):
     if (n_rel == 0).any():
         return undefined("hellinger_distance", f"{int((n_rel == 0).sum())} user(s) have no relevant item "
                          "(r'_{u,i} = r_{u,i} / 0)", on_undefined)
-    # q': the reference list holds the user's relevant items first, each with r' = 1/|R_u|
-    p = np.arange(1, k + 1)
-    q = ((p[None, :] <= n_rel[:, None]) / n_rel[:, None]).sum(axis=0) / m
-    # c': binary relevance makes each user's click vector one-hot on the first hit of the top-k
-    hits = run.hits
-    has_hit = hits.any(axis=1)
-    users = np.flatnonzero(has_hit)
-    first = run.top_k[users, hits[users].argmax(axis=1)]
-    # reference position of that item = its rank among the user's relevant items (stable: lower index first)
-    ref = _rank_in_rows(run.relevant, users, first)
-    inside = ref <= k
-    c = np.bincount(ref[inside] - 1, minlength=k)[:k] / m
+    rel = run.relevance_values
+    g = run.top_grades
+    if (g > 1).any():
+        raise ValueError("HD reads the grades of the recommended items as click probabilities; "
+                         "they must lie in [0, 1].")
+    # reference list: the user's items by decreasing relevance, ties to the lower index (stable)
+    order = core.sort_rows(rel.data, rel.indptr)
+    ref_items = core.row_slots(rel.indices[order].astype(np.float64) + 1.0, rel.indptr, k, run.n_items,
+                               largest=True).astype(np.int64) - 1           # -1 marks an empty slot
+    ref_share = core.row_slots(rel.data[order], rel.indptr, k, run.n_items, largest=True)
+    ref_share /= np.asarray(rel.sum(axis=1)).ravel()[:, None]
+    q = ref_share.mean(axis=0)
+    # cascade clicks on the system list: r * gamma^p * prod_{j<p} (1 - r_j), normalised per user (0/0 -> 0)
+    survive = np.cumprod(np.concatenate([np.ones((m, 1)), 1.0 - g[:, :-1]], axis=1), axis=1)
+    clicks = g * gamma ** np.arange(1, k + 1) * survive
+    clicks = _normalise_rows(clicks)
+    # map each clicked item to its reference position (0 if it is not among the k reference items)
+    same = run.top_k[:, :, None] == ref_items[:, None, :]                   # (m, slot, ref position)
+    at_ref = (clicks[:, :, None] * same).sum(axis=1)
+    c = _normalise_rows(at_ref).mean(axis=0)
     return float(np.sqrt(0.5 * ((np.sqrt(q) - np.sqrt(c)) ** 2).sum()))
 
 
-def _rank_in_rows(rel: sp.csr_matrix, users: np.ndarray, items: np.ndarray) -> np.ndarray:
-    """1-based rank of ``items[j]`` among the (sorted) indices of row ``users[j]`` of ``rel``."""
-    n = rel.shape[1]
-    row_of = np.repeat(np.arange(rel.shape[0], dtype=np.int64), np.diff(rel.indptr))
-    keys = row_of * n + rel.indices.astype(np.int64)
-    pos = np.searchsorted(keys, users.astype(np.int64) * n + items)
-    return pos - rel.indptr[users] + 1
+def _normalise_rows(x: np.ndarray) -> np.ndarray:
+    total = x.sum(axis=1, keepdims=True)
+    return np.divide(x, total, out=np.zeros_like(x), where=total > 0)
 
 
 # --------------------------------------------------------------------------- MME, IBO, IWO
 
 def _impacts(run):
-    r"""``(R as float CSR, X·e_inv as CSR (m, n) divided by m, Imp_i(i) (n,), Imp_i^unif (n,))``."""
+    r"""``(r as float CSR, X·e_inv as CSR (m, n) divided by m, Imp_i(i) (n,), Imp_i^unif (n,))``."""
     m, k, n = run.n_users, run.k, run.n_items
     exposure = _exposure_matrix(_lists(run), _inverse(np.arange(1, k + 1)), n) / m
-    rel = run.relevant.astype(np.float64)
+    rel = run.relevance_values
     own = np.asarray(rel.multiply(exposure).sum(axis=0)).ravel()
     harmonic = float(_inverse(np.arange(1, k + 1)).sum())
     unif = np.asarray(rel.sum(axis=0)).ravel() * harmonic / (n * m)
@@ -404,19 +423,12 @@ def _ibo_iwo(run, on_undefined, *, better: bool, corrected: bool):
 
 # --------------------------------------------------------------------------- II-F, AI-F
 
-def _target(n_rel: np.ndarray, gamma: float) -> np.ndarray:
-    r"""Per-user target exposure :math:`t_u` of each relevant item (0 without relevant items)."""
-    with np.errstate(invalid="ignore", divide="ignore"):
-        t = (1.0 - gamma ** n_rel) / (np.maximum(n_rel, 1) * (1.0 - gamma))
-    return np.where(n_rel > 0, t, 0.0)
-
-
 def _exposure_gap(run, gamma):
     """CSR ``(m, n)`` of :math:`E_{u,i} - E^*_{u,i}`."""
     k, n = run.k, run.n_items
     system = _exposure_matrix(_lists(run), _rbp(np.arange(1, k + 1), gamma=gamma), n)
-    t = _target(run.n_relevant, gamma)
-    target = sp.diags(t) @ run.relevant.astype(np.float64)
+    t = core.iif_targets(run.n_relevant, "rbp", gamma=gamma)
+    target = sp.diags(t) @ run.relevance_values
     return (system - target).tocsr()
 
 
@@ -432,20 +444,15 @@ def _iif_our(run, on_undefined, gamma=0.8):
     gamma = check_gamma(gamma)
     if run.rounds is not None and run.rounds.shape[0] > 1:
         raise ValueError("ii_fairness_corrected is defined for a single round (its bounds assume W = 1).")
-    n, k = run.n_items, run.k
+    m, k = run.top_k.shape
     a = _rbp(np.arange(1, k + 1), gamma=gamma)
-
-    def costs(r):
-        t = float(_target(np.array([r]), gamma)[0])
-        return (a - t) ** 2, a ** 2, t ** 2
-
-    def ends(r):
-        return _separable_ends(n, k, r, *costs(r))
-
-    t = _target(run.n_relevant, gamma)
-    raw = (np.where(run.hits, (a[None] - t[:, None]) ** 2, a[None] ** 2).sum(axis=1)
-           + (run.n_relevant - run.hits.sum(axis=1)) * t ** 2)
-    low, high = _per_distinct(run.n_relevant, ends)
+    t = core.iif_targets(run.n_relevant, "rbp", gamma=gamma)
+    rel = run.relevance_values
+    users = np.repeat(np.arange(m), run.n_relevant)
+    values = rel.data * t[users]                                    # E*_{u,i} of the relevant items
+    total = np.bincount(users, weights=values ** 2, minlength=m)
+    raw = core.separable_raw(run.top_grades * t[:, None], a, total, core.square_cost)
+    low, high = core.matching_ends(values, rel.indptr, run.n_items, a, core.square_cost)
     return _mean_defined("ii_fairness_corrected", _rescale_users(raw, low, high), on_undefined)
 
 
@@ -471,6 +478,9 @@ _KERNELS = {
     "II-F_ori": _iif_ori, "II-F_our": _iif_our, "AI-F": _aif,
 }
 _SINGLE_ROUND = ("IAA_ori", "IAA_our", "IFD_div_ori", "IFD_div_our", "IFD_mul_ori", "IFD_mul_our", "HD")
+#: Measures defined for graded relevance (the others need r in {0, 1}).
+GRADED = ("IAA_ori", "IAA_our", "IFD_div_ori", "IFD_mul_ori", "HD", "MME", "IBO_ori", "IWO_ori",
+          "IBO_our", "IWO_our", "II-F_ori", "II-F_our", "AI-F")
 
 
 def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> float:
@@ -479,17 +489,21 @@ def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> flo
     run._need_relevant()
     if key in _SINGLE_ROUND and run.rounds is not None and run.rounds.shape[0] > 1:
         raise ValueError(f"{key} is single-round here (the thesis evaluates W = 1); rounds were given.")
+    if key not in GRADED:
+        _binary_only(run, key)
     return float(_KERNELS[key](run, on_undefined, **options))
 
 
-def _run(top_k, n_items, relevant, k, rounds=None, ranking=None, scores=None) -> Run:
-    return Run(top_k, n_items, k=k, relevant=relevant, rounds=rounds, ranking=ranking, scores=scores)
-
+def _run(top_k, n_items, relevant, k, rounds=None, ranking=None, scores=None, relevance=None) -> Run:
+    if relevant is None and relevance is None:
+        raise ValueError("this measure needs the ground truth: pass relevant= (binary) or relevance= (graded).")
+    return Run(top_k, n_items, k=k, relevant=relevant, rounds=rounds, ranking=ranking, scores=scores,
+               relevance=relevance)
 
 # --------------------------------------------------------------------------- public functions: IAA
 
 @_fill_doc
-def inequity_of_amortized_attention(top_k, *, n_items, relevant, k=None, on_undefined="warn") -> float:
+def inequity_of_amortized_attention(top_k, *, n_items, relevant=None, relevance=None, k=None, on_undefined="warn") -> float:
     r"""Inequity of amortized attention: gap between each item's attention and its relevance.
 
     Lower is fairer. Every catalogue item counts, so relevant items beyond the top-k add 1 each.
@@ -520,9 +534,12 @@ def inequity_of_amortized_attention(top_k, *, n_items, relevant, k=None, on_unde
     Notes
     -----
     Binary relevance: :math:`\tilde r = r` (as the published numbers; a user with no relevant
-    item or only relevant items keeps :math:`\tilde r = r`, no 0/0). The item at rank ``k``
-    gets weight 0. Undefined for ``k = 1`` (:math:`k - 1 = 0`). Only the top-k and the number
-    of relevant items matter, so no full ranking is needed.
+    item or only relevant items keeps :math:`\tilde r = r`, no 0/0). With graded relevance
+    :math:`\tilde r = (r - \min_i r)/(\max_i r - \min_i r)` over all :math:`n` items of the
+    user (the minimum is 0 unless every item is relevant); a user whose items all share one
+    grade keeps :math:`\tilde r = 1` on them, never 0/0. The item at rank ``k`` gets weight 0.
+    Undefined for ``k = 1`` (:math:`k - 1 = 0`). Only the top-k and the relevant items'
+    grades matter, so no full ranking is needed.
 
     References
     ----------
@@ -534,12 +551,13 @@ def inequity_of_amortized_attention(top_k, *, n_items, relevant, k=None, on_unde
     >>> inequity_of_amortized_attention([[0, 1]], n_items=5, relevant=[[0, 1]])   # [1, 0] vs [1, 1]
     0.2
     """
-    run = _run(top_k, n_items, relevant, k)
+    run = _run(top_k, n_items, relevant, k, relevance=relevance)
     return compute("IAA_ori", run, on_undefined=on_undefined)
 
 
 @_fill_doc
-def inequity_of_amortized_attention_corrected(top_k, *, n_items, relevant, k=None, on_undefined="warn") -> float:
+def inequity_of_amortized_attention_corrected(top_k, *, n_items, relevant=None, relevance=None, k=None,
+                                              attention="corrected", on_undefined="warn") -> float:
     r"""IAA rescaled per user: relevant items on top score 0, relevant items at the bottom 1.
 
     Lower is fairer.
@@ -558,6 +576,9 @@ def inequity_of_amortized_attention_corrected(top_k, *, n_items, relevant, k=Non
     Parameters
     ----------
     <<inputs>>
+    attention : {"corrected", "original"}, default="corrected"
+        ``"original"`` rescales with the original :math:`(k - z)/(k - 1)` instead: the thesis's
+        "IAA_ori e" of its synthetic study, which shows the zero exposure at rank ``k``.
     <<on_undefined>>
 
     Returns
@@ -570,6 +591,13 @@ def inequity_of_amortized_attention_corrected(top_k, *, n_items, relevant, k=Non
     Users with no relevant item or only relevant items have an empty range and are left out
     (thesis Ch. 4); if no user is left the measure is undefined. Defined for ``k = 1``.
 
+    Graded relevance (``relevance=``) uses the min-max normalised :math:`\tilde r` of
+    :func:`inequity_of_amortized_attention`; the ends stay exact because the cost
+    :math:`|x - \tilde r|` is convex in the difference: the smallest sum pairs the largest
+    exposures with the largest :math:`\tilde r` (sorted by decreasing relevance), the largest
+    sum pairs them in opposite orders (rearrangement inequality). The thesis states the
+    rescaling for binary relevance; its toy example with grades (Ch. 4, 0.133) is reproduced.
+
     References
     ----------
     .. [1] <<ref3>>.
@@ -581,15 +609,15 @@ def inequity_of_amortized_attention_corrected(top_k, *, n_items, relevant, k=Non
     >>> inequity_of_amortized_attention_corrected([[2, 3, 4, 5]], n_items=8, relevant=[[0, 1]])
     1.0
     """
-    run = _run(top_k, n_items, relevant, k)
-    return compute("IAA_our", run, on_undefined=on_undefined)
+    run = _run(top_k, n_items, relevant, k, relevance=relevance)
+    return compute("IAA_our", run, on_undefined=on_undefined, attention=attention)
 
 
 # --------------------------------------------------------------------------- public functions: IFD
 
 @_fill_doc
-def individual_fairness_disparity_div(top_k, *, n_items, relevant, ranking=None, scores=None, k=None,
-                                      on_undefined="warn") -> float:
+def individual_fairness_disparity_div(top_k, *, n_items, relevant=None, relevance=None, ranking=None, scores=None,
+                                      k=None, exposure="full", on_undefined="warn") -> float:
     r"""Individual fairness disparity (division): pairwise gaps of exposure per unit of relevance.
 
     Lower is fairer. Uses the **full ranking** of all :math:`n` items, not only the top-k.
@@ -616,8 +644,15 @@ def individual_fairness_disparity_div(top_k, *, n_items, relevant, ranking=None,
         Full ranking of every item per user.
     scores : array-like of float, shape (n_users, n_items), optional
         Predicted scores; the ranking is their stable descending sort (ties to the lower index).
+    relevance : array-like or scipy.sparse matrix of float (n_users, n_items), optional
+        Graded ground truth instead of ``relevant``: :math:`J_\div = e_{\mathrm{DCG}}/r`.
     k : int, optional
-        Cut-off (irrelevant for this measure; checks ``top_k``).
+        Cut-off (irrelevant for this measure with ``exposure="full"``; checks ``top_k``).
+    exposure : {"full", "top-k"}, default="full"
+        ``"full"``: the original, exposure read from the full ranking. ``"top-k"``: the
+        corrected :math:`J_{\div\text{-our}} = \mathbb{1}_{L_u}(i)\,e_{\mathrm{DCG}}/r` without the
+        per-user rescaling (thesis Ch. 4's "IFD÷-ori + J_our" of its sensitivity-to-k study); it
+        needs no full ranking.
     <<on_undefined>>
 
     Returns
@@ -632,7 +667,10 @@ def individual_fairness_disparity_div(top_k, *, n_items, relevant, ranking=None,
     ``k``; per user it equals
     :math:`\frac{1}{R^2}\sum_{j=1}^{R}(R - 2j + 1)\,v_{(j)}` with the relevant items' weights
     sorted in decreasing order (O(|R_u| log |R_u|) per user). A user with no relevant item
-    has :math:`|H_u| = 0`, so the measure is undefined.
+    has :math:`|H_u| = 0`, so the measure is undefined. With graded relevance :math:`H_u` is
+    every ordered pair of items with :math:`r > 0` (self-pairs included), as in the authors'
+    code and the only reading that reproduces the thesis's graded toy values (0.006, 0.428);
+    the literal :math:`r_{u,i} \ge r_{u,i'}` condition would give other numbers.
 
     References
     ----------
@@ -644,8 +682,8 @@ def individual_fairness_disparity_div(top_k, *, n_items, relevant, ranking=None,
     >>> round(individual_fairness_disparity_div(None, n_items=3, relevant=[[1, 2]], ranking=[[0, 1, 2]], k=2), 6)
     0.032732
     """
-    run = _run(top_k, n_items, relevant, k, ranking=ranking, scores=scores)
-    return compute("IFD_div_ori", run, on_undefined=on_undefined)
+    run = _run(top_k, n_items, relevant, k, ranking=ranking, scores=scores, relevance=relevance)
+    return compute("IFD_div_ori", run, on_undefined=on_undefined, exposure=exposure)
 
 
 @_fill_doc
@@ -663,7 +701,7 @@ def individual_fairness_disparity_div_corrected(top_k, *, n_items, relevant, k=N
 
     Parameters
     ----------
-    <<inputs>>
+    <<inputs_binary>>
     <<on_undefined>>
 
     Returns
@@ -699,7 +737,7 @@ def individual_fairness_disparity_div_corrected(top_k, *, n_items, relevant, k=N
 
 
 @_fill_doc
-def individual_fairness_disparity_mul(top_k, *, n_items, relevant, k=None, on_undefined="warn") -> float:
+def individual_fairness_disparity_mul(top_k, *, n_items, relevant=None, relevance=None, k=None, on_undefined="warn") -> float:
     r"""Individual fairness disparity (multiplication): squared gaps of relevance-weighted exposure.
 
     Lower is fairer.
@@ -737,7 +775,7 @@ def individual_fairness_disparity_mul(top_k, *, n_items, relevant, k=None, on_un
     >>> round(individual_fairness_disparity_mul([[0, 1]], n_items=10, relevant=[[0]]), 6)   # 2/n
     0.2
     """
-    run = _run(top_k, n_items, relevant, k)
+    run = _run(top_k, n_items, relevant, k, relevance=relevance)
     return compute("IFD_mul_ori", run, on_undefined=on_undefined)
 
 
@@ -755,7 +793,7 @@ def individual_fairness_disparity_mul_corrected(top_k, *, n_items, relevant, k=N
 
     Parameters
     ----------
-    <<inputs>>
+    <<inputs_binary>>
     <<on_undefined>>
 
     Returns
@@ -793,7 +831,7 @@ def individual_fairness_disparity_mul_corrected(top_k, *, n_items, relevant, k=N
 # --------------------------------------------------------------------------- public functions: HD
 
 @_fill_doc
-def hellinger_distance(top_k, *, n_items, relevant, k=None, gamma=0.9, on_undefined="warn") -> float:
+def hellinger_distance(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.9, on_undefined="warn") -> float:
     r"""Hellinger distance between the relevance and the click distributions over reference positions.
 
     Lower is fairer.
@@ -825,7 +863,9 @@ def hellinger_distance(top_k, *, n_items, relevant, k=None, gamma=0.9, on_undefi
     -----
     Binary relevance makes each user's click vector one-hot on the first relevant item of the
     top-k; users without a hit, or whose first hit is not in the reference top-k, contribute a
-    zero vector (0/0 is read as 0, as in the authors' code). Ties in the reference list are broken
+    zero vector (0/0 is read as 0, as in the authors' code). Graded relevance (``relevance=``)
+    enters the cascade as click probabilities, so grades of recommended items must lie in
+    [0, 1] (a ``ValueError`` otherwise); the reference list sorts by decreasing grade. Ties in the reference list are broken
     **stably, lower item index first**. The published values (Papers 2-3) depend on numpy's
     unstable default sort and cannot be reproduced exactly with a stable sort (thesis Ch. 3
     §4.4 and §6). Undefined if a user has no relevant item (:math:`r'` is 0/0).
@@ -840,14 +880,14 @@ def hellinger_distance(top_k, *, n_items, relevant, k=None, gamma=0.9, on_undefi
     >>> round(hellinger_distance([[2, 3]], n_items=5, relevant=[[0, 1, 2]]), 6)   # sqrt(1/3)
     0.57735
     """
-    run = _run(top_k, n_items, relevant, k)
+    run = _run(top_k, n_items, relevant, k, relevance=relevance)
     return compute("HD", run, on_undefined=on_undefined, gamma=gamma)
 
 
 # --------------------------------------------------------------------------- public functions: MME, IBO, IWO
 
 @_fill_doc
-def mean_max_envy(top_k, *, n_items, relevant, k=None, rounds=None, on_undefined="warn") -> float:
+def mean_max_envy(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
     r"""Mean max envy: how much each item would gain, at most, from another item's exposure.
 
     Lower is fairer.
@@ -888,7 +928,7 @@ def mean_max_envy(top_k, *, n_items, relevant, k=None, rounds=None, on_undefined
     >>> round(mean_max_envy([[0, 1, 2], [2, 1, 0]], n_items=3, relevant=[[0, 1, 2], [0, 1, 2]]), 6)   # 1/18
     0.055556
     """
-    run = _run(top_k, n_items, relevant, k, rounds=rounds)
+    run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
     return compute("MME", run, on_undefined=on_undefined)
 
 
@@ -937,8 +977,8 @@ _OUR_NOTE = ("Only items relevant to at least one user (:math:`I^-`) count, so t
 
 
 def _ibo_public(key, name, what, how, direction, formula, notes, ref, example_result, extra=""):
-    def func(top_k, *, n_items, relevant, k=None, rounds=None, on_undefined="warn") -> float:
-        run = _run(top_k, n_items, relevant, k, rounds=rounds)
+    def func(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
+        run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
         return compute(key, run, on_undefined=on_undefined)
 
     func.__name__ = func.__qualname__ = name
@@ -973,7 +1013,7 @@ _EXPOSURE_MATH = (r"E_{u,i} = \frac1W\sum_{w=1}^{W}\mathbb{1}_{L_{u,w}}(i)\,\gam
 
 
 @_fill_doc
-def ii_fairness(top_k, *, n_items, relevant, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
+def ii_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
     r"""Individual-user-to-individual-item fairness: squared gap between system and target exposure.
 
     Lower is fairer.
@@ -1013,12 +1053,12 @@ def ii_fairness(top_k, *, n_items, relevant, k=None, gamma=0.8, rounds=None, on_
     >>> round(ii_fairness([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]]), 6)
     0.200919
     """
-    run = _run(top_k, n_items, relevant, k, rounds=rounds)
+    run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
     return compute("II-F_ori", run, on_undefined=on_undefined, gamma=gamma)
 
 
 @_fill_doc
-def ii_fairness_corrected(top_k, *, n_items, relevant, k=None, gamma=0.8, on_undefined="warn") -> float:
+def ii_fairness_corrected(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.8, on_undefined="warn") -> float:
     r"""II-F rescaled per user: relevant items on top score 0, relevant items at the bottom 1.
 
     Lower is fairer.
@@ -1046,7 +1086,10 @@ def ii_fairness_corrected(top_k, *, n_items, relevant, k=None, gamma=0.8, on_und
     -----
     Single round. The ends are exact (the sum is separable per item; thesis Ch. 4 Theorem 5):
     the minimum has the relevant items on top, the maximum at the bottom of the full ranking.
-    Users with no relevant item or only relevant items are left out.
+    With graded relevance the targets :math:`E^*_{u,i}` differ between items and the same
+    rearrangement argument (convex cost) sorts them: largest targets on top for the minimum,
+    at the bottom for the maximum. Users with no relevant item or only relevant items are
+    left out.
 
     References
     ----------
@@ -1057,12 +1100,12 @@ def ii_fairness_corrected(top_k, *, n_items, relevant, k=None, gamma=0.8, on_und
     >>> ii_fairness_corrected([[0, 1, 2], [2, 3, 4]], n_items=8, relevant=[[0, 1], [0, 1]])
     0.5
     """
-    run = _run(top_k, n_items, relevant, k)
+    run = _run(top_k, n_items, relevant, k, relevance=relevance)
     return compute("II-F_our", run, on_undefined=on_undefined, gamma=gamma)
 
 
 @_fill_doc
-def ai_fairness(top_k, *, n_items, relevant, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
+def ai_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
     r"""All-users-to-individual-item fairness: squared gap of user-averaged system and target exposure.
 
     Lower is fairer.
@@ -1101,5 +1144,5 @@ def ai_fairness(top_k, *, n_items, relevant, k=None, gamma=0.8, rounds=None, on_
     >>> round(ai_fairness([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]]), 6)
     0.078677
     """
-    run = _run(top_k, n_items, relevant, k, rounds=rounds)
+    run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
     return compute("AI-F", run, on_undefined=on_undefined, gamma=gamma)

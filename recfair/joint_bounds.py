@@ -58,6 +58,8 @@ from typing import Callable
 
 import numpy as np
 
+from . import _joint_core as core
+from ._joint_core import iaa_attention
 from ._validation import check_positive_int
 from .examination import check_gamma, weights
 
@@ -70,6 +72,7 @@ __all__ = [
     "ifd_mul_from_positions", "ifd_mul_positions", "ifd_mul_most_fair", "ifd_mul_most_unfair",
     "ifd_mul_greedy_prefix",
     "attaining_positions", "ranking_from_positions", "JointExtremes", "exhaustive_joint",
+    "ACHIEVABLE", "achievable",
 ]
 
 MEASURES = ("IAA", "II-F", "IFD_div", "IFD_mul")
@@ -107,25 +110,6 @@ def _exposure(name: str, k: int, n: int, **params) -> np.ndarray:
 
 # --------------------------------------------------------------------------- building blocks
 
-def iaa_attention(k: int, corrected: bool = True) -> np.ndarray:
-    r"""IAA's linear attention of positions ``1..k``.
-
-    ``corrected=True``: the thesis's corrected :math:`\tilde e = (k + 1 - p)/k` (weights
-    ``1, (k-1)/k, ..., 1/k``); ``False``: the original :math:`(k - p)/(k - 1)`, zero at
-    position ``k`` and undefined for ``k = 1``.
-
-    >>> iaa_attention(2).tolist(), iaa_attention(3, corrected=False).tolist()
-    ([1.0, 0.5], [1.0, 0.5, 0.0])
-    """
-    k = check_positive_int(k, "k")
-    p = np.arange(1, k + 1, dtype=np.float64)
-    if corrected:
-        return (k + 1 - p) / k
-    if k < 2:
-        raise ValueError("the original IAA attention (k - p)/(k - 1) is undefined for k = 1.")
-    return (k - p) / (k - 1)
-
-
 def iif_target(R: int, examination: str = "rbp", **params) -> float:
     r"""II-F's target exposure :math:`E^*` of each relevant item (0 if ``R = 0``).
 
@@ -137,9 +121,7 @@ def iif_target(R: int, examination: str = "rbp", **params) -> float:
     0.9
     """
     R = check_positive_int(R, "R", minimum=0)
-    if R == 0:
-        return 0.0
-    return float(weights(examination, R, **params).mean())
+    return float(core.iif_targets([R], examination, **params)[0])
 
 
 # --------------------------------------------------------------------------- per-user kernels
@@ -152,10 +134,7 @@ def iaa_user(rel_by_rank, k: int, corrected: bool = True) -> float:
     0.75
     """
     rel = _rel_vector(rel_by_rank)
-    n = rel.size
-    a = np.zeros(n)
-    a[:k] = iaa_attention(k, corrected)
-    return float(np.abs(a - rel).sum() / n)
+    return float(_separable_user(rel, iaa_attention(k, corrected)[:rel.size], rel, core.abs_cost) / rel.size)
 
 
 def iif_user(rel_by_rank, k: int, examination: str = "rbp", **params) -> float:
@@ -166,8 +145,14 @@ def iif_user(rel_by_rank, k: int, examination: str = "rbp", **params) -> float:
     """
     rel = _rel_vector(rel_by_rank)
     n = rel.size
-    target = iif_target(int(rel.sum()), examination, **params)
-    return float(((_exposure(examination, k, n, **params) - target * rel) ** 2).sum() / n)
+    target = iif_target(int(rel.sum()), examination, **params) * rel
+    return float(_separable_user(rel, weights(examination, min(k, n), **params), target, core.square_cost) / n)
+
+
+def _separable_user(rel: np.ndarray, a: np.ndarray, values: np.ndarray, cost) -> float:
+    """One full ranking's separable sum through :func:`recfair._joint_core.separable_raw`."""
+    k = a.size
+    return float(core.separable_raw(values[None, :k], a, np.array([cost(-values).sum()]), cost)[0])
 
 
 def ifd_div_from_values(values) -> float:
@@ -180,12 +165,10 @@ def ifd_div_from_values(values) -> float:
     >>> round(ifd_div_from_values([1.0, 0.0]), 6)
     0.25
     """
-    v = np.sort(np.asarray(values, dtype=np.float64))[::-1]
-    R = v.size
-    if R == 0:
+    v = np.asarray(values, dtype=np.float64).ravel()
+    if v.size == 0:
         return math.nan
-    coef = R - 2 * np.arange(1, R + 1) + 1
-    return float((v * coef).sum() / R**2)
+    return float(core.ifd_div_identity(v, np.array([0, v.size]))[0])
 
 
 def ifd_div_user(rel_by_rank, k: int | None, examination: str = "dcg", **params) -> float:
@@ -218,7 +201,7 @@ def ifd_mul_from_positions(n: int, positions, examination: str = "dcg", **params
     if pos.size == 0:
         return 0.0
     e = np.asarray(weights(examination, int(pos.max()), **params))[pos - 1]
-    return float(2.0 * (n * (e**2).sum() - e.sum() ** 2) / (n * (n - 1)))
+    return float(core.ifd_mul_closed_form(n, e.sum(), (e**2).sum()))
 
 
 def ifd_mul_user(rel_by_rank, k: int, examination: str = "dcg", **params) -> float:
@@ -345,11 +328,13 @@ def ifd_div_positions(n: int, k: int | None, R: int, end: str = "most_unfair",
                       examination: str = "dcg", **params) -> np.ndarray:
     r"""Positions (1-based, ascending) of the ``R`` relevant items at one end of IFD÷(u).
 
-    Exact, by dynamic programming on identity D5: ranking positions ascend as exposures
-    descend, so the ``j``-th relevant position gets the coefficient :math:`R - 2j + 1`, and
-    the best increasing choice of ``R`` positions out of ``n`` is an :math:`O(nR)` recursion.
-    ``k=None`` is the original IFD÷ (exposure of the full ranking, no cut-off).
-    Ties are broken towards later positions (so unexposed relevant items go to the bottom).
+    Exact (:func:`recfair._joint_core.ifd_div_extreme`): by identity D5 the ``j``-th relevant
+    position gets the coefficient :math:`R - 2j + 1`; for each number ``s`` of relevant items
+    inside the top-k the most unfair ranking puts the positive coefficients on top and the
+    rest at the end of the top-k, the fairest puts all ``s`` in a block at the end of the
+    top-k (the examination functions are convex), and the best ``s`` wins. ``k=None`` is the
+    original IFD÷ (exposure of the full ranking, no cut-off). Relevant items left outside the
+    top-k go to the bottom of the full ranking.
 
     >>> ifd_div_positions(8, 8, 4).tolist()              # thesis: [1,1,0,0,0,0,1,1]
     [1, 2, 7, 8]
@@ -361,31 +346,7 @@ def ifd_div_positions(n: int, k: int | None, R: int, end: str = "most_unfair",
         raise ValueError(f"end must be one of {ENDS}, got {end!r}.")
     if R == 0:
         return np.zeros(0, dtype=np.int64)
-    sign = 1.0 if end == "most_unfair" else -1.0          # maximise sign * value
-    e = sign * _exposure(examination, kk, n, **params)
-    parent = np.full((R + 1, n), -1, dtype=np.int64)
-    row = None                                             # row[q]: best sum, j-th position at q
-    for j in range(1, R + 1):
-        gain = (R - 2 * j + 1) * e
-        if j == 1:
-            row = gain.copy()
-            continue
-        # best previous row over positions < q, latest position on ties
-        prefix = np.maximum.accumulate(row)
-        record = np.where(row >= prefix - 1e-12, np.arange(n), -1)
-        prefix_arg = np.maximum.accumulate(record)          # latest (near-)maximiser so far
-        run_val = np.concatenate(([-np.inf], prefix[:-1]))
-        parent[j] = np.concatenate(([-1], prefix_arg[:-1]))
-        row = run_val + gain
-    # last position: the best, latest on ties
-    finite = np.isfinite(row)
-    top = row[finite].max()
-    q = int(np.flatnonzero(finite & (row >= top - 1e-12))[-1])
-    positions = [q]
-    for j in range(R, 1, -1):
-        q = int(parent[j][q])
-        positions.append(q)
-    return np.array(sorted(p + 1 for p in positions), dtype=np.int64)
+    return core.ifd_div_extreme(n, kk, R, end, np.asarray(weights(examination, kk, **params)))[1]
 
 
 def _ifd_div_at(n, k, positions, examination, params) -> float:
@@ -452,22 +413,16 @@ def ifd_div_half_half_closed(R: int, examination: str = "dcg", **params) -> floa
 
 # --------------------------------------------------------------------------- IFD× (D8-D10)
 
-def _ifd_mul_split(n, k, R, a) -> list[int]:
-    """``a`` relevant items at positions 1..a, the rest as low as possible (forced ones end the top-k)."""
-    rest = R - a
-    forced = max(0, rest - (n - k))
-    return list(range(1, a + 1)) + list(range(k - forced + 1, k + 1))
-
-
 def ifd_mul_positions(n: int, k: int, R: int, end: str = "most_unfair", exact: bool = False,
                       examination: str = "dcg", **params) -> np.ndarray:
     r"""Top-k positions ``S`` of relevant items at one end of IFD×(u) (the other relevant items
     go beyond ``k``).
 
     Most fair: ``S`` empty if :math:`R \le n - k`, else the last :math:`s = R - (n-k)` top-k
-    positions (D9). Most unfair: the best of "``a`` on top, the rest at the bottom" over
-    ``a`` (the thesis's strategy, D10). ``exact=True`` instead enumerates every feasible
-    ``S`` (:math:`\max(0, R-(n-k)) \le |S| \le \min(R, k)`; ``k <= 20``).
+    positions (D9). Most unfair: the best prefix ``1..a`` plus suffix ending at ``k`` over every
+    size and split (exact, :func:`recfair._joint_core.ifd_mul_extreme`; it contains the thesis's
+    "``a`` on top, the rest at the bottom", D10). ``exact=True`` instead enumerates every
+    feasible ``S`` (:math:`\max(0, R-(n-k)) \le |S| \le \min(R, k)`; ``k <= 20``), as a check.
 
     >>> ifd_mul_positions(10, 10, 7).tolist()      # spec D10: {1..5, 9, 10}
     [1, 2, 3, 4, 5, 9, 10]
@@ -489,11 +444,7 @@ def ifd_mul_positions(n: int, k: int, R: int, end: str = "most_unfair", exact: b
                 if val > best + 1e-15:
                     best, best_s = val, S
         return np.array(best_s, dtype=np.int64)
-    if end == "most_fair":
-        return np.arange(k - lo + 1, k + 1, dtype=np.int64)
-    candidates = [_ifd_mul_split(n, k, R, a) for a in range(0, hi + 1)]
-    values = [ifd_mul_from_positions(n, S, examination, **params) for S in candidates]
-    return np.array(candidates[int(np.argmax(values))], dtype=np.int64)
+    return core.ifd_mul_extreme(n, k, R, end, np.asarray(weights(examination, k, **params)))[1]
 
 
 def ifd_mul_most_fair(n: int, k: int, R: int, exact: bool = False, examination: str = "dcg", **params) -> float:
@@ -634,3 +585,79 @@ def exhaustive_joint(kernel: Callable[..., float], n: int, k: int, R: int, *, pe
     if arg_lo == () and lo == math.inf:
         return JointExtremes(math.nan, math.nan, (), (), total)
     return JointExtremes(float(lo), float(hi), arg_lo, arg_hi, total)
+
+
+# --------------------------------------------------------------------------- run-level achievable scores
+
+#: Joint measures with achievable ends (the others have none: thesis Ch. 4, non-realisability Cause 1).
+ACHIEVABLE = ("IAA_ori", "IAA_our", "IFD_div_ori", "IFD_div_our", "IFD_mul_ori", "IFD_mul_our",
+              "II-F_ori", "II-F_our")
+
+
+def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: float = 0.8,
+               **options) -> tuple[float, float]:
+    r"""``(most_unfair, most_fair)`` scores of a joint measure over all rankings, given each user's
+    number of relevant items (binary relevance, one round).
+
+    The ends are per user (they depend on :math:`|R^*_u|`) and the measures average over
+    users, so the run-level ends are the means of the users' ends. Corrected versions reach
+    exactly 1 and 0 (``IFD_div_our``: users with one relevant item score 0 at both ends, as in
+    the thesis's experiments, so its most unfair mean is the share of the other users);
+    they leave out users with an empty range, and are NaN if none is left. HD, MME, IBO/IWO and
+    AI-F have no entry: their ends are unknown (thesis Ch. 4, Cause 1).
+
+    Parameters
+    ----------
+    name : str
+        One of :data:`ACHIEVABLE`.
+    m, n, k : int
+        Users, catalogue size, cut-off.
+    n_relevant : array-like of int, shape (m,)
+        :math:`|R^*_u|` of every user.
+    gamma : float, default=0.8
+        RBP patience of II-F.
+    options
+        ``exposure`` of ``IFD_div_ori`` (``"full"``, the default, or ``"top-k"``).
+
+    Examples
+    --------
+    >>> [round(x, 6) for x in achievable("IAA_ori", 2, 10, 2, n_relevant=[1, 3])]
+    [0.3, 0.1]
+    >>> achievable("IAA_our", 2, 10, 2, n_relevant=[1, 3])
+    (1.0, 0.0)
+    """
+    if name not in ACHIEVABLE:
+        raise ValueError(f"no achievable ends for {name!r}; known: {', '.join(ACHIEVABLE)}.")
+    m = check_positive_int(m, "m")
+    n = check_positive_int(n, "n")
+    k = check_positive_int(k, "k")
+    if n_relevant is None:
+        raise ValueError(f"the ends of {name} depend on each user's number of relevant items: pass n_relevant=.")
+    counts = np.asarray(n_relevant)
+    if counts.shape != (m,) or not np.issubdtype(counts.dtype, np.integer):
+        raise ValueError(f"n_relevant must hold m={m} integer counts, got shape {counts.shape} and dtype {counts.dtype}.")
+    if counts.size and (counts.min() < 0 or counts.max() > n):
+        raise ValueError(f"n_relevant must lie in [0, n={n}].")
+    exposure = options.pop("exposure", "full")
+    if options:
+        raise ValueError(f"unknown option(s) {sorted(options)} for {name}.")
+    if name.endswith("_our"):
+        usable = (counts > 0) & (counts < n)                         # a non-empty per-user range
+        if not usable.any():
+            return math.nan, math.nan
+        if name == "IFD_div_our":
+            return float((counts[usable] >= 2).mean()), 0.0
+        return 1.0, 0.0
+    per_user = {
+        "IAA_ori": lambda r: (iaa_most_unfair(n, k, r, corrected=False), iaa_most_fair(n, k, r, corrected=False)),
+        "IFD_div_ori": lambda r: (ifd_div_most_unfair(n, None if exposure == "full" else k, r),
+                                  ifd_div_most_fair(n, None if exposure == "full" else k, r)),
+        "IFD_mul_ori": lambda r: (ifd_mul_most_unfair(n, k, r), ifd_mul_most_fair(n, k, r)),
+        "II-F_ori": lambda r: (iif_most_unfair(n, k, r, gamma=gamma), iif_most_fair(n, k, r, gamma=gamma)),
+    }[name]
+    if name == "IFD_div_ori" and (counts == 0).any():
+        return math.nan, math.nan                                    # undefined: |H_u| = 0
+    uniq, inverse = np.unique(counts, return_inverse=True)
+    table = np.array([per_user(int(r)) for r in uniq], dtype=np.float64).reshape(-1, 2)
+    ends = table[inverse].mean(axis=0)
+    return float(ends[0]), float(ends[1])

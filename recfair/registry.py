@@ -17,6 +17,7 @@ from . import bounds as _bounds
 from . import guidelines as _guidelines
 from . import item_exposure as _ie
 from . import joint as _joint
+from . import joint_bounds as _joint_bounds
 from . import relevance as _rel
 
 __all__ = ["Bounds", "MeasureSpec", "ALL_MEASURES", "REGISTRY", "get", "names", "table"]
@@ -64,6 +65,8 @@ class MeasureSpec:
     reference : where the measure comes from.
     chapter : label of the book chapter that treats it.
     guidelines : Paper 3's marks on the guideline factors (:mod:`recfair.guidelines`), joint measures only.
+    graded : whether the measure accepts graded relevance (``relevance=``); the others need
+        binary relevance (or none at all).
     """
 
     key: str
@@ -86,15 +89,20 @@ class MeasureSpec:
     achievable: Callable | None = None
     chapter: str | None = None
     guidelines: tuple[str, ...] | None = None
+    graded: bool = False
 
     @property
     def direction(self) -> str:
         """``"↑"`` if higher is better (fairer), ``"↓"`` otherwise."""
         return "↑" if self.higher_is_better else "↓"
 
-    def bounds(self, m: int, n: int, k: int) -> Bounds | None:
-        """Achievable bounds at (m, n, k), or None where the thesis gives no closed form."""
-        return None if self.achievable is None else self.achievable(m, n, k)
+    def bounds(self, m: int, n: int, k: int, **params) -> Bounds | None:
+        """Achievable bounds at (m, n, k), or None where the thesis gives no closed form.
+
+        The joint measures' ends also depend on how many items each user finds relevant:
+        pass ``n_relevant`` (one count per user, ``m`` of them).
+        """
+        return None if self.achievable is None else self.achievable(m, n, k, **params)
 
 
 def _relevance_compute(name, kernel):
@@ -290,13 +298,23 @@ _OUR_EXCL = ("users with no relevant item or only relevant items (empty per-user
              "undefined if none is left")
 
 
+def _joint_achievable(key):
+    if key not in _joint_bounds.ACHIEVABLE:
+        return None
+
+    def achievable(m, n, k, *, n_relevant=None, **params):
+        return Bounds(*_joint_bounds.achievable(key, m, n, k, n_relevant=n_relevant, **params))
+
+    return achievable
+
+
 def _joint_spec(key, label, symbol, formula, func, version, paper, higher, description, reference, undefined, *,
            needs=("top_k", "relevant"), value_range=(0.0, 1.0), options=None):
     return MeasureSpec(
         key=key, label=label, symbol=symbol, formula=formula, family="joint", paper=paper, version=version,
         higher_is_better=higher, range=value_range, needs=needs, compute=_joint_compute(key), func=func,
         description=description, reference=reference, undefined=undefined, options=dict(options or {}),
-        chapter="joint",
+        chapter="joint", graded=key in _joint.GRADED, achievable=_joint_achievable(key),
     )
 
 
@@ -316,14 +334,15 @@ JOINT = (
            r"\mathrm{IAA}(u)\ \text{with}\ \tilde e = \frac{k+1-z(u,i)}{k}" + _NORM,
            _joint.inequity_of_amortized_attention_corrected, "corrected", 3, False,
            "IAA with rank k still exposed, rescaled per user between relevant-on-top (0) and "
-           "relevant-at-the-bottom (1); both ends exact.", _P3, _OUR_EXCL),
+           "relevant-at-the-bottom (1); both ends exact.", _P3, _OUR_EXCL, options={"attention": "corrected"}),
     _joint_spec("IFD_div_ori", "Individual fairness disparity (division)", r"\mathrm{IFD}_{\div}",
            r"\mathrm{IFD}_\div = \frac1m\sum_{u\in U}\frac{1}{|H_u|}\sum_{(i,i')\in H_u}\max\{0, J_\div(u,i)"
            r" - J_\div(u,i')\},\quad J_\div(u,i) = \frac{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}",
            _joint.individual_fairness_disparity_div, "original", 2, False,
            "Mean pairwise excess of DCG exposure per unit relevance among each user's relevant items, "
            "read from the full ranking (k-independent).", f"Singh & Joachims 2019; {_P2}",
-           f"{_NO_REL_USER} (|H_u| = 0); no users", needs=("ranking", "relevant"), value_range=(0.0, np.inf)),
+           f"{_NO_REL_USER} (|H_u| = 0); no users", needs=("ranking", "relevant"), value_range=(0.0, np.inf),
+           options={"exposure": "full"}),
     _joint_spec("IFD_div_our", "Individual fairness disparity (division, corrected)", r"\mathrm{IFD}_{\div\text{-our}}",
            r"\mathrm{IFD}_\div(u)\ \text{with}\ J = \frac{\mathbb{1}_{L_u}(i)\,e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}"
            + _NORM, _joint.individual_fairness_disparity_div_corrected, "corrected", 3, False,
@@ -421,7 +440,8 @@ def table(family: str | None = None) -> pd.DataFrame:
             "measure": s.key, "label": s.label, "family": s.family, "paper": s.paper,
             "version": s.version, "direction": s.direction,
             "range": f"[{_fmt(s.range[0])}, {_fmt(s.range[1])}]",
-            "needs": ", ".join(s.needs), "options": ", ".join(f"{k}={v!r}" for k, v in s.options.items()),
+            "needs": ", ".join(s.needs), "graded": s.graded,
+            "options": ", ".join(f"{k}={v!r}" for k, v in s.options.items()),
             "undefined": s.undefined, "description": s.description,
         })
     return pd.DataFrame(rows).set_index("measure")

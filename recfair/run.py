@@ -18,6 +18,7 @@ from ._validation import (
     check_full_ranking,
     check_item_sets,
     check_positive_int,
+    check_relevance,
     check_scores,
     check_top_k,
 )
@@ -42,6 +43,10 @@ class Run:
         Cut-off; defaults to the width of ``top_k`` (or 10 when ``top_k`` is derived).
     relevant : sequence of sequences of int, or scipy.sparse matrix (n_users, n_items), optional
         Ground-truth relevant items of each user (binary relevance).
+    relevance : array-like or scipy.sparse matrix of float (n_users, n_items), optional
+        Graded ground truth :math:`r_{u,i} \\ge 0` instead of ``relevant`` (0 = not relevant;
+        the relevant items are those with :math:`r_{u,i} > 0`). Only measures whose registry
+        record says ``graded=True`` accept a run whose grades are not all 1.
     scores : array-like of float, shape (n_users, n_items), optional
         Predicted scores; ``-inf`` marks an excluded item. The full ranking is their stable
         descending sort (ties to the lower index, history last).
@@ -59,7 +64,7 @@ class Run:
     """
 
     def __init__(self, top_k, n_items, *, k=None, relevant=None, scores=None, ranking=None,
-                 history=None, rounds=None, user_attributes=None, item_features=None):
+                 history=None, rounds=None, user_attributes=None, item_features=None, relevance=None):
         self.n_items = check_positive_int(n_items, "n_items")
         if scores is not None and ranking is not None:
             raise ValueError("give either scores or ranking, not both.")
@@ -107,8 +112,16 @@ class Run:
                 raise ValueError(f"top_k recommends a history item to user {u}; history items must be excluded.")
 
         self.relevant = None
+        self.grades = None
+        if relevant is not None and relevance is not None:
+            raise ValueError("give either relevant (binary) or relevance (graded), not both.")
         if relevant is not None:
             self.relevant = check_item_sets(relevant, n_users=self.n_users, n_items=self.n_items, name="relevant")
+        elif relevance is not None:
+            grades = check_relevance(relevance, n_users=self.n_users, n_items=self.n_items)
+            self.relevant = grades.astype(bool)
+            if grades.nnz and not np.all(grades.data == 1.0):
+                self.grades = grades
 
         self.rounds = None
         if rounds is not None:
@@ -137,6 +150,25 @@ class Run:
         if self._ranking is not None:
             extra.append("ranking")
         return f"Run(n_users={self.n_users}, n_items={self.n_items}, k={self.k}, with={extra})"
+
+    @property
+    def graded(self) -> bool:
+        """Whether the run carries graded relevance (some grade differs from 1)."""
+        return self.grades is not None
+
+    @cached_property
+    def relevance_values(self) -> sp.csr_matrix:
+        """Float CSR ``(n_users, n_items)`` of :math:`r_{u,i}`: the grades, or 1 for every relevant item."""
+        if self.grades is not None:
+            return self.grades
+        return self._need_relevant().astype(np.float64)
+
+    @cached_property
+    def top_grades(self) -> np.ndarray:
+        """Float ``(n_users, k)``: :math:`r_{u,i}` of the item in each top-k slot (0 if not relevant)."""
+        rel = self.relevance_values
+        pos = locate(rel, self.top_k)
+        return np.where(pos >= 0, rel.data[np.maximum(pos, 0)] if rel.nnz else 0.0, 0.0)
 
     def has(self, name: str) -> bool:
         """Whether the input ``name`` (one of :data:`INPUTS`) is available."""
@@ -178,15 +210,20 @@ class Run:
 
 def contains(sets: sp.csr_matrix, items: np.ndarray) -> np.ndarray:
     """Bool array shaped like ``items`` ``(n_users, j)``: is ``items[u, j]`` in row ``u`` of ``sets``?"""
+    return locate(sets, items) >= 0
+
+
+def locate(sets: sp.csr_matrix, items: np.ndarray) -> np.ndarray:
+    """Index into ``sets.data`` of each ``items[u, j]`` in row ``u`` (``-1`` if absent); sorted indices."""
     m, n = sets.shape
     rows = np.repeat(np.arange(m, dtype=np.int64), np.diff(sets.indptr))
     # one sorted key per (user, item) pair turns membership into a binary search
     keys = rows * n + sets.indices.astype(np.int64)
     query = np.arange(m, dtype=np.int64)[:, None] * n + items
     if keys.size == 0:
-        return np.zeros(items.shape, dtype=bool)
+        return np.full(items.shape, -1, dtype=np.int64)
     pos = np.minimum(np.searchsorted(keys, query), keys.size - 1)
-    return keys[pos] == query
+    return np.where(keys[pos] == query, pos, -1)
 
 
 def _n_rows(values, name: str) -> int:

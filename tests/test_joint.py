@@ -8,6 +8,7 @@ import pytest
 import recfair as rf
 from recfair.joint_bounds import iaa_attention
 from recfair import joint
+from recfair import joint_bounds as jb
 from recfair._validation import UndefinedMeasureError, UndefinedMeasureWarning
 from recfair.examination import dcg, inverse
 from recfair.run import Run
@@ -93,8 +94,9 @@ def test_t4_ifd_div_full_ranking(flags, expected):
 @pytest.mark.parametrize("k, expected", [(1, 0.0), (2, 0.157732), (3, 0.032732)])
 def test_t4_ifd_div_topk_masked(k, expected):
     rank, rel = _by_relevance([0, 1, 1])
-    run = Run(rank[:, :k], 3, relevant=rel)
-    assert joint._ifd_div_topk(run)[0] / 4 == pytest.approx(expected, abs=1e-6)
+    # "IFD÷-ori + J_our": the top-k indicator without the per-user rescaling (thesis Ch. 4 §6.4)
+    value = rf.individual_fairness_disparity_div(rank[:, :k], n_items=3, relevant=rel, exposure="top-k")
+    assert value == pytest.approx(expected, abs=1e-6)
 
 
 def test_t5_ifd_bounds_k_equals_n_10():
@@ -120,8 +122,8 @@ IFD_DIV_10 = {2: (0.00299, 0.17773), 3: (0.00587, 0.15799), 4: (0.00920, 0.15392
 
 @pytest.mark.parametrize("r", sorted(IFD_DIV_10))
 def test_ifd_div_ends_table(r):
-    low, high = joint._ifd_div_ends(10, 10, r)
-    assert (low / r ** 2, high / r ** 2) == pytest.approx(IFD_DIV_10[r], abs=1e-5)
+    ends = (jb.ifd_div_most_fair(10, 10, r), jb.ifd_div_most_unfair(10, 10, r))
+    assert ends == pytest.approx(IFD_DIV_10[r], abs=1e-5)
 
 
 IFD_MUL_20 = {1: 0.1, 2: 0.13317, 3: 0.14958, 4: 0.15847, 5: 0.16300, **{r: 0.16464 for r in range(6, 17)},
@@ -130,7 +132,7 @@ IFD_MUL_20 = {1: 0.1, 2: 0.13317, 3: 0.14958, 4: 0.15847, 5: 0.16300, **{r: 0.16
 
 @pytest.mark.parametrize("r", sorted(IFD_MUL_20))
 def test_ifd_mul_max_table_n20_k10(r):
-    assert joint._ifd_mul_ends(20, 10, r)[1] == pytest.approx(IFD_MUL_20[r], abs=1e-5)
+    assert jb.ifd_mul_most_unfair(20, 10, r) == pytest.approx(IFD_MUL_20[r], abs=1e-5)
 
 
 def _subset_values(n, k, r, func):
@@ -152,14 +154,16 @@ def test_ifd_ends_exact_against_brute_force(n, k):
             v = np.concatenate([dcg(S) if S.size else np.zeros(0), np.zeros(r - S.size)])
             return np.abs(v[:, None] - v[None, :]).sum() / 2
 
-        assert joint._ifd_mul_ends(n, k, r) == pytest.approx(_subset_values(n, k, r, mul), abs=1e-12)
-        assert joint._ifd_div_ends(n, k, r) == pytest.approx(_subset_values(n, k, r, div), abs=1e-12)
+        mul_ends = (jb.ifd_mul_most_fair(n, k, r), jb.ifd_mul_most_unfair(n, k, r))
+        div_ends = (jb.ifd_div_most_fair(n, k, r) * r ** 2, jb.ifd_div_most_unfair(n, k, r) * r ** 2)
+        assert mul_ends == pytest.approx(_subset_values(n, k, r, mul), abs=1e-12)
+        assert div_ends == pytest.approx(_subset_values(n, k, r, div), abs=1e-12)
 
 
 def test_ifd_div_min_counterexample_r_above_n_minus_k():
     # p3 D7': n=15, k=10, R=6: bottom strategy 0.04015, true minimum 0.01868 (positions 5-10)
-    low, _ = joint._ifd_div_ends(15, 10, 6)
-    assert low / 36 == pytest.approx(0.01868, abs=1e-5)
+    assert jb.ifd_div_most_fair(15, 10, 6) == pytest.approx(0.01868, abs=1e-5)
+    assert jb.ifd_div_positions(15, 10, 6, "most_fair").tolist() == [5, 6, 7, 8, 9, 10]
 
 
 def _all_top2_lists(n=3, k=2):
