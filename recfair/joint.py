@@ -6,7 +6,11 @@ item's exposure in the top-k lists matches its relevance to the users.
 Shared inputs: ``top_k``, an ``(m, k)`` int array whose row ``u`` is user ``u``'s ranked
 list of distinct items in ``[0, n_items)``; ``n_items`` (:math:`n`), the size of the **whole
 catalogue**; ``relevant``, each user's ground-truth relevant items (binary relevance
-:math:`r_{u,i}`, :math:`R^*_u` and :math:`|R^*_u|`). :math:`\mathrm{IFD}_\div` (original) also
+:math:`r_{u,i}`, :math:`R^*_u` and :math:`|R^*_u|`), or ``relevance``, graded
+:math:`r_{u,i} \ge 0` as a users x items array (the relevant items are those with
+:math:`r_{u,i} > 0`). Graded relevance is accepted where the measure's formula defines it
+(``GRADED``; the registry's ``graded`` field); the corrected IFD versions, whose per-user ends
+are derived for binary relevance, raise a ``ValueError`` on grades. :math:`\mathrm{IFD}_\div` (original) also
 needs the full ranking of all :math:`n` items (``ranking=`` or ``scores=``, whose stable
 descending sort is the ranking). MME, IBO/IWO, II-F and AI-F accept ``rounds``, a
 ``(W, m, k)`` array of the lists of ``W`` recommendation rounds (round 0 equals ``top_k``);
