@@ -53,6 +53,7 @@ from .examination import dcg as _dcg
 from .examination import inverse as _inverse
 from .examination import rbp as _rbp
 from . import _joint_core as core
+from ._legacy_sort import numpy_legacy_argsort
 from .run import Run, locate
 
 __all__ = [
@@ -339,8 +340,34 @@ def _ifd_mul_our(run, on_undefined):
 
 # --------------------------------------------------------------------------- HD
 
-def _hd(run, on_undefined, gamma=0.9):
+_TIE_BREAKS = ("stable", "random", "numpy_legacy")
+
+
+def _reference_lists(run, k: int, tie_break: str, seed) -> np.ndarray:
+    """``(m, k)`` items of each user's reference list: items by decreasing relevance (-1 = empty slot)."""
+    rel = run.relevance_values
+    m, n = run.n_users, run.n_items
+    if tie_break == "numpy_legacy":
+        out = np.empty((m, k), dtype=np.int64)
+        for u in range(m):
+            lo, hi = rel.indptr[u], rel.indptr[u + 1]
+            negated = np.zeros(n)
+            negated[rel.indices[lo:hi]] = -rel.data[lo:hi]
+            out[u] = numpy_legacy_argsort(negated)[:k]
+        return out
+    if tie_break == "random":
+        rows = np.repeat(np.arange(m), np.diff(rel.indptr))
+        order = np.lexsort((np.random.default_rng(seed).random(rel.nnz), -rel.data, rows))
+    else:                                                            # CSR order: ties to the lower index
+        order = core.sort_rows(rel.data, rel.indptr)
+    return core.row_slots(rel.indices[order].astype(np.float64) + 1.0, rel.indptr, k, n,
+                          largest=True).astype(np.int64) - 1
+
+
+def _hd(run, on_undefined, gamma=0.9, tie_break="stable", seed=None):
     check_gamma(gamma)
+    if tie_break not in _TIE_BREAKS:
+        raise ValueError(f"tie_break must be one of {_TIE_BREAKS}, got {tie_break!r}.")
     m, k = run.top_k.shape
     n_rel = run.n_relevant
     if m == 0:
@@ -353,11 +380,9 @@ def _hd(run, on_undefined, gamma=0.9):
     if (g > 1).any():
         raise ValueError("HD reads the grades of the recommended items as click probabilities; "
                          "they must lie in [0, 1].")
-    # reference list: the user's items by decreasing relevance, ties to the lower index (stable)
-    order = core.sort_rows(rel.data, rel.indptr)
-    ref_items = core.row_slots(rel.indices[order].astype(np.float64) + 1.0, rel.indptr, k, run.n_items,
-                               largest=True).astype(np.int64) - 1           # -1 marks an empty slot
-    ref_share = core.row_slots(rel.data[order], rel.indptr, k, run.n_items, largest=True)
+    ref_items = _reference_lists(run, k, tie_break, seed)
+    pos = locate(rel, np.maximum(ref_items, 0))
+    ref_share = np.where((ref_items >= 0) & (pos >= 0), rel.data[np.maximum(pos, 0)] if rel.nnz else 0.0, 0.0)
     ref_share /= np.asarray(rel.sum(axis=1)).ravel()[:, None]
     q = ref_share.mean(axis=0)
     # cascade clicks on the system list: r * gamma^p * prod_{j<p} (1 - r_j), normalised per user (0/0 -> 0)
@@ -835,7 +860,8 @@ def individual_fairness_disparity_mul_corrected(top_k, *, n_items, relevant, k=N
 # --------------------------------------------------------------------------- public functions: HD
 
 @_fill_doc
-def hellinger_distance(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.9, on_undefined="warn") -> float:
+def hellinger_distance(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.9, tie_break="stable",
+                       seed=None, on_undefined="warn") -> float:
     r"""Hellinger distance between the relevance and the click distributions over reference positions.
 
     Lower is fairer.
@@ -856,6 +882,14 @@ def hellinger_distance(top_k, *, n_items, relevant=None, relevance=None, k=None,
     <<inputs>>
     gamma : float, default=0.9
         RBP patience, in (0, 1). With binary relevance it cancels out.
+    tie_break : {"stable", "random", "numpy_legacy"}, default="stable"
+        How items of equal relevance are ordered in the reference list. ``"stable"``: lower
+        item index first. ``"random"``: a random order drawn with ``seed``. ``"numpy_legacy"``:
+        the order of ``np.argsort(-r_u)`` in numpy <= 1.24 (its introsort, replayed in Python by
+        :func:`recfair._legacy_sort.numpy_legacy_argsort`), which the published values were
+        computed with; slow (a pure-Python sort of all :math:`n` items per user).
+    seed : int or None, default=None
+        Seed of ``tie_break="random"``.
     <<on_undefined>>
 
     Returns
@@ -870,9 +904,10 @@ def hellinger_distance(top_k, *, n_items, relevant=None, relevance=None, k=None,
     zero vector (0/0 is read as 0, as in the authors' code). Graded relevance (``relevance=``)
     enters the cascade as click probabilities, so grades of recommended items must lie in
     [0, 1] (a ``ValueError`` otherwise); the reference list sorts by decreasing grade. Ties in the reference list are broken
-    **stably, lower item index first**. The published values (Papers 2-3) depend on numpy's
-    unstable default sort and cannot be reproduced exactly with a stable sort (thesis Ch. 3
-    §4.4 and §6). Undefined if a user has no relevant item (:math:`r'` is 0/0).
+    **stably, lower item index first** by default. The published values (Papers 2-3) depend on
+    numpy's unstable default sort (thesis Ch. 3 §4.4 and §6, guideline S3); ``tie_break=
+    "numpy_legacy"`` reproduces them (e.g. the insertion study's 0.270473 at the first step,
+    where a stable order gives 0.820933). Undefined if a user has no relevant item (:math:`r'` is 0/0).
 
     References
     ----------
@@ -885,7 +920,7 @@ def hellinger_distance(top_k, *, n_items, relevant=None, relevance=None, k=None,
     0.57735
     """
     run = _run(top_k, n_items, relevant, k, relevance=relevance)
-    return compute("HD", run, on_undefined=on_undefined, gamma=gamma)
+    return compute("HD", run, on_undefined=on_undefined, gamma=gamma, tie_break=tie_break, seed=seed)
 
 
 # --------------------------------------------------------------------------- public functions: MME, IBO, IWO

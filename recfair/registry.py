@@ -363,8 +363,9 @@ JOINT = (
            r"\mathrm{HD} = \frac{1}{\sqrt2}\sqrt{\sum_{p=1}^{k}\bigl(\sqrt{q'_p} - \sqrt{c'_p}\bigr)^2}",
            _joint.hellinger_distance, "single", 2, False,
            "Hellinger distance between user-averaged relevance and click distributions over the positions "
-           "of a stable-sorted ground-truth reference list.", f"Jeunen & Goethals 2021; {_P2}",
-           f"{_NO_REL_USER} (r' is 0/0); no users", options={"gamma": 0.9}),
+           "of a ground-truth reference list (ties: lower index first, random, or numpy<=1.24's order "
+           "as in the published values).", f"Jeunen & Goethals 2021; {_P2}",
+           f"{_NO_REL_USER} (r' is 0/0); no users", options={"gamma": 0.9, "tie_break": "stable", "seed": None}),
     _joint_spec("MME", "Mean max envy", r"\mathrm{MME}",
            r"\mathrm{MME} = \frac1n\sum_{i\in I}\Bigl\{\max_{i'\in I}\mathrm{Imp}_i(i') - \mathrm{Imp}_i(i)\Bigr\},"
            r"\quad " + _IMP, _joint.mean_max_envy, "single", 2, False,
