@@ -7,10 +7,11 @@ recfair computes; nothing here is ever used as a result.
 
 from __future__ import annotations
 
+import numpy as np
 import pandas as pd
 
 __all__ = ["dataset_statistics", "paper1_results", "paper1_kendall_ranges", "paper1_sliding_ranges",
-           "paper1_insertion_claims", "paper2_results"]
+           "paper1_insertion_claims", "paper2_results", "paper2_insertion"]
 
 _COLUMNS = ["dataset", "stage", "users", "items", "interactions"]
 
@@ -302,4 +303,58 @@ def paper2_results(dataset: str = "Lastfm", *, full_precision: bool = True) -> p
     if full_precision:
         source += "; joint rows at full precision from the authors' published results"
     frame.attrs["source"] = source
+    return frame
+
+
+_PAPER2_INSERTION = [
+    ("HR", [0.001, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1]),
+    ("MRR", [0.001, 0.1009, 0.112, 0.125875, 0.143714, 0.1675, 0.2008, 0.25075, 0.334, 0.5005, 1]),
+    ("P", [0.001, 0.1009, 0.2008, 0.3007, 0.4006, 0.5005, 0.6004, 0.7003, 0.8002, 0.9001, 1]),
+    ("MAP", [0.001, 0.01099, 0.03208, 0.0656575, 0.113506, 0.178005, 0.262484, 0.371938, 0.514692, 0.707396, 1]),
+    ("R", [0.001, 0.1009, 0.2008, 0.3007, 0.4006, 0.5005, 0.6004, 0.7003, 0.8002, 0.9001, 1]),
+    ("NDCG", [0.001, 0.0645572, 0.130745, 0.200107, 0.273397, 0.351717, 0.436775, 0.531469, 0.641405, 0.780128, 1]),
+    ("Jain_our", [0, 0.000111099, 0.000249938, 0.000428388, 0.000666223, 0.000999001, 0.00149775, 0.0023279,
+                  0.00398406, 0.00891972, 1]),
+    ("QF_our", [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]),
+    ("Ent_our", [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]),
+    ("FSat_our", [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1]),
+    ("Gini_our", [1, 0.99, 0.96, 0.91, 0.84, 0.75, 0.64, 0.51, 0.36, 0.19, 0]),
+    ("IBO_our", [0.001, 0.1009, 0.2008, 0.3007, 0.4006, 0.5005, 0.6004, 0.7003, 0.8002, 0.9001, 1]),
+    ("IWO_our", [0.999, 0.8991, 0.7992, 0.6993, 0.5994, 0.4995, 0.3996, 0.2997, 0.1998, 0.0999, 0]),
+    ("IAA_ori", [0.001499, 0.001499, 0.0014768, 0.0014324, 0.0013658, 0.001277, 0.001166, 0.0010328, 0.0008774,
+                 0.0006998, 0.0005]),
+    ("IFD_div_ori", [0.000100878, 0.0193237, 0.0353506, 0.0481646, 0.057786, 0.0643076, 0.0679713, 0.0693495,
+                     0.0698593, 0.0736546, 0.0995307]),
+    ("IFD_mul_ori", [4.98617e-07, 1.71936e-05, 3.52958e-05, 5.51721e-05, 7.736e-05, 0.000102694, 0.00013257,
+                     0.000169595, 0.000219497, 0.000298959, 0.000498617]),
+    ("HD", [0.700357, 0.270473, 0.240304, 0.200951, 0.216656, 0.246078, 0.255877, 0.215888, 0.184063, 0.243554,
+            0.271782]),
+    ("MME", [0.000999707, 0.000989717, 0.000978617, 0.00096613, 0.000951858, 0.000935208, 0.000915228,
+             0.000890253, 0.000856953, 0.000807003, 0.000707103]),
+    ("II-F_ori", [0.000473372, 0.000461403, 0.000446443, 0.000427742, 0.000404365, 0.000375145, 0.00033862,
+                  0.000292963, 0.000235892, 0.000164553, 7.538e-05]),
+    ("AI-F", [0.000274376, 0.000272576, 0.000269764, 0.000265371, 0.000258506, 0.000247779, 0.000231019,
+              0.00020483, 0.000163911, 9.99754e-05, 7.538e-08]),
+]
+
+
+def paper2_insertion() -> pd.DataFrame:
+    """The published scores of Paper 2's artificial-insertion study (thesis Ch. 3 §4.4): steps x measures.
+
+    ``m = 1000``, ``n = 10000``, ``k = 10``; the index is the fraction of inserted items
+    (0.0, 0.1, ..., 1.0). The thesis shows these only as a figure whose image is missing from
+    its source; the values are the authors' printed table (notebook
+    ``03b_artificial_insertion_plot.ipynb`` of their public repository, 6 significant digits),
+    as recorded in the project's Paper 2 digest. The exposure measures are the corrected
+    (``_our``) versions, IBO/IWO the form over the items relevant to someone, and HD was
+    computed with numpy 1.23's unstable default sort.
+
+    Examples
+    --------
+    >>> float(paper2_insertion().loc[0.1, "HD"])
+    0.270473
+    """
+    frame = pd.DataFrame(dict(_PAPER2_INSERTION), index=pd.Index(np.round(np.arange(11) / 10, 1), name="P"))
+    frame.attrs["source"] = ("Paper 2 artificial insertion (thesis Ch. 3 §4.4, Fig. 4 without image); "
+                             "the authors' printed table, 6 significant digits")
     return frame
