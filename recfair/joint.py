@@ -77,28 +77,24 @@ _REF2 = ("T. V. Rampisela, T. Ruotsalo, M. Maistro, C. Lioma (2024). Can we trus
          "           fairness evaluation? The role of fairness and relevance. SIGIR (thesis Ch. 3)")
 _REF3 = ("T. V. Rampisela, M. Maistro, T. Ruotsalo, C. Lioma. Relevance-aware individual item fairness\n"
          "           measures in recommender systems: limitations and usage guidelines (thesis Ch. 4)")
-_DOC = {
-    "<<inputs>>": """top_k : array-like of int, shape (n_users, >= k)
+_LISTS = """top_k : array-like of int, shape (n_users, >= k)
         Item indices in ``[0, n_items)``, distinct within a row; row ``u`` is user ``u``'s
         ranked list.
     n_items : int
-        Size of the catalogue :math:`n` (all items of the dataset, recommended or not).
+        Size of the catalogue :math:`n` (all items of the dataset, recommended or not)."""
+_CUTOFF = """
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``."""
+_DOC = {
+    "<<inputs>>": _LISTS + """
     relevant : sequence of sequences of int, or scipy.sparse matrix (n_users, n_items)
         Ground-truth relevant items of each user (binary relevance).
     relevance : array-like or scipy.sparse matrix of float (n_users, n_items), optional
-        Graded ground truth :math:`r_{u,i} \\ge 0` instead of ``relevant`` (0 = not relevant).
-    k : int, optional
-        Cut-off; defaults to the width of ``top_k``.""",
-    "<<inputs_binary>>": """top_k : array-like of int, shape (n_users, >= k)
-        Item indices in ``[0, n_items)``, distinct within a row; row ``u`` is user ``u``'s
-        ranked list.
-    n_items : int
-        Size of the catalogue :math:`n` (all items of the dataset, recommended or not).
+        Graded ground truth :math:`r_{u,i} \\ge 0` instead of ``relevant`` (0 = not relevant).""" + _CUTOFF,
+    "<<inputs_binary>>": _LISTS + """
     relevant : sequence of sequences of int, or scipy.sparse matrix (n_users, n_items)
         Ground-truth relevant items of each user (binary relevance only: the per-user bounds
-        of this corrected measure assume :math:`r_{u,i} \\in \\{0, 1\\}`).
-    k : int, optional
-        Cut-off; defaults to the width of ``top_k``.""",
+        of this corrected measure assume :math:`r_{u,i} \\in \\{0, 1\\}`).""" + _CUTOFF,
     "<<rounds>>": ROUNDS,
     "<<on_undefined>>": ON_UNDEFINED,
     "<<ref2>>": _REF2,

@@ -33,13 +33,17 @@ measure     most fair                               most unfair
 ==========  ======================================  ==========================================
 IAA, II-F   relevant items on top (exact: T1, T5)   relevant items at the bottom (exact: T2,
                                                     mirror of T5)
-IFD÷        relevant items beyond the top-k if      about half on top, the rest unexposed;
-            R <= n - k; otherwise *not* the bottom  exact by dynamic programming
-            (exact by dynamic programming)          (:func:`ifd_div_positions`)
-IFD×        relevant items beyond the top-k if      a prefix of the top-k plus the forced
-            R <= n - k; otherwise the last          rest at the end (the thesis's "a top, rest
-            ``R - (n - k)`` top-k positions         bottom"); ``exact=True`` enumerates subsets
+IFD÷        relevant items beyond the top-k if      about half on top, the rest unexposed
+            R <= n - k; otherwise a block at the    (exact search over the number of exposed
+            end of the top-k, *not* the bottom      items, :func:`ifd_div_positions`)
+IFD×        relevant items beyond the top-k if      a prefix of the top-k plus a suffix ending
+            R <= n - k; otherwise the last          at k (exact search; it contains the thesis's
+            ``R - (n - k)`` top-k positions         "a on top, the rest at the bottom")
 ==========  ======================================  ==========================================
+
+The formulas behind these functions (the identities D5 and D8, the separable sums, the exact
+searches) live in :mod:`recfair._joint_core`, which the measures of :mod:`recfair.joint` use too;
+:func:`achievable` turns the per-user ends into a run's achievable scores.
 
 >>> round(iaa_most_fair(4, 2, 2), 4), round(iaa_most_unfair(4, 2, 2), 4)  # corrected e: [1, 0.5]
 (0.125, 0.875)

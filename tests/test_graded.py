@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 import recfair as rf
+from _reference import loop_hd
 from recfair import joint_bounds as jb
 from recfair.registry import REGISTRY
 from recfair.synthetic_joint import fairest_ranking, unfairest_ranking
@@ -85,30 +86,6 @@ def loop_iaa(top_k, grades, corrected):
             e = 0.0 if z is None else ((k + 1 - z) / k if corrected else (k - z) / (k - 1))
             total += abs(e - rt) / n
     return total / m
-
-
-def loop_hd(top_k, grades, gamma=0.9):
-    m, n = grades.shape
-    k = top_k.shape[1]
-    q = np.zeros(k)
-    c = np.zeros(k)
-    for u in range(m):
-        ref = sorted(range(n), key=lambda i: (-grades[u, i], i))[:k]     # stable: lower index first
-        share = grades[u] / grades[u].sum()
-        for p, i in enumerate(ref):
-            q[p] += share[i] / m
-        clicks, survive = np.zeros(k), 1.0
-        for p in range(k):
-            r = grades[u, top_k[u, p]]
-            clicks[p] = r * gamma ** (p + 1) * survive
-            survive *= 1 - r
-        if clicks.sum() > 0:
-            clicks /= clicks.sum()
-        at_ref = np.array([clicks[list(top_k[u]).index(i)] if i in top_k[u] else 0.0 for i in ref])
-        at_ref = np.concatenate([at_ref, np.zeros(k - len(ref))])
-        if at_ref.sum() > 0:
-            c += at_ref / at_ref.sum() / m
-    return math.sqrt(0.5 * ((np.sqrt(q) - np.sqrt(c)) ** 2).sum())
 
 
 def loop_impacts(top_k, grades):

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _data_fixtures import shared_data  # noqa: F401  (pytest fixture)
+from _data_fixtures import SHARED_DATA
+from _reference import loop_hd
 
 import recfair as rf
 from recfair import datasets as ds
@@ -84,26 +85,6 @@ def ref_ifd_mul(rel, pos, k, n_check_users=25):
     return np.array(values), J
 
 
-def ref_hd(rel, top_k, gamma=0.9):
-    m, n = rel.shape
-    k = top_k.shape[1]
-    q = np.zeros(k)
-    c = np.zeros(k)
-    for u in range(m):
-        ref = np.argsort(-rel[u], kind="stable")[:k]
-        q += rel[u, ref] / rel[u].sum() / m
-        hit = rel[u, top_k[u]]
-        clicks = hit * gamma ** np.arange(1, k + 1) * np.cumprod(np.r_[1.0, 1 - hit[:-1]])
-        with np.errstate(invalid="ignore"):
-            clicks = np.nan_to_num(clicks / clicks.sum())
-        full = np.zeros(n)
-        full[top_k[u]] = clicks
-        star = full[ref]
-        with np.errstate(invalid="ignore"):
-            c += np.nan_to_num(star / star.sum()) / m
-    return np.sqrt(0.5 * ((np.sqrt(q) - np.sqrt(c)) ** 2).sum())
-
-
 def ref_impacts(rel, top_k):
     m, n = rel.shape
     k = top_k.shape[1]
@@ -148,7 +129,6 @@ def ref_iif_aif(rel, top_k, gamma=0.8):
 
 @pytest.fixture(scope="module")
 def lastfm_runs(tmp_path_factory):
-    from _data_fixtures import SHARED_DATA
     if SHARED_DATA is None:
         pytest.skip("real datasets not available (set RECFAIR_DATA)")
     mp = pytest.MonkeyPatch()
@@ -193,7 +173,7 @@ def test_joint_measures_match_published_conventions(lastfm_runs, name):
     ok = (R > 0) & (R < n)
     assert got["IFD_mul_our"] == pytest.approx((closed[ok] / high[ok]).mean(), abs=1e-12)
 
-    assert got["HD"] == pytest.approx(ref_hd(rel, top_k), abs=1e-12)
+    assert got["HD"] == pytest.approx(loop_hd(top_k, rel), abs=1e-12)
     mme, ibo, iwo = ref_impacts(rel, top_k)
     assert got["MME"] == pytest.approx(mme, abs=1e-15)
     assert got["IBO_our"] == pytest.approx(ibo) and got["IWO_our"] == pytest.approx(iwo)
