@@ -245,3 +245,21 @@ def test_achievable_errors_and_unknown_ends():
         jb.achievable("IAA_ori", 3, 10, 2, n_relevant=[1, 2])
     assert math.isnan(jb.achievable("IFD_div_ori", 2, 10, 2, n_relevant=[0, 2])[0])
     assert all(math.isnan(x) for x in jb.achievable("IAA_our", 2, 10, 2, n_relevant=[0, 10]))
+
+
+@pytest.mark.parametrize("key", rf.joint.GRADED)
+def test_graded_relabelling_and_user_order_invariance(key):
+    rng = np.random.default_rng(21)
+    m, n, k = 12, 15, 4
+    rank = np.argsort(rng.random((m, n)), axis=1)
+    grades = np.where(rng.random((m, n)) < 0.35, rng.uniform(0.05, 1.0, (m, n)), 0.0)   # distinct grades
+    grades[:, :2] = rng.uniform(0.05, 1.0, (m, 2))                                      # every item relevant once
+    perm = rng.permutation(n)                                                           # item i becomes perm[i]
+    relabelled = np.zeros_like(grades)
+    relabelled[:, perm] = grades
+    users = rng.permutation(m)
+    a = rf.evaluate(None, n, [key], relevance=grades, ranking=rank, k=k, on_undefined="nan")[key]
+    b = rf.evaluate(None, n, [key], relevance=relabelled, ranking=perm[rank], k=k, on_undefined="nan")[key]
+    c = rf.evaluate(None, n, [key], relevance=grades[users], ranking=rank[users], k=k, on_undefined="nan")[key]
+    assert a == pytest.approx(b, abs=1e-12, nan_ok=True)
+    assert a == pytest.approx(c, abs=1e-12, nan_ok=True)
