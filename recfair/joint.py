@@ -32,6 +32,10 @@ Users whose :math:`n` items all share one relevance value (no relevant item, or 
 relevant) have an empty per-user range and are left out of the corrected means (thesis
 Ch. 4, footnote on the normalisation); if no user is left, the measure is undefined.
 
+The measures that average per-user scores (IAA, IFD, II-F: :data:`PER_USER`) also give
+those scores, through :func:`per_user` or :func:`recfair.evaluate_per_user` (NaN for a user who
+is undefined or left out).
+
 Nothing of size ``m * n`` is built except, for :math:`\mathrm{IFD}_\div` (original), the full
 ranking, which is read in blocks of users.
 
@@ -212,31 +216,27 @@ def _iaa_normalised(run):
     return values, top
 
 
-def _iaa_ori(run, on_undefined):
+def _iaa_ori_users(run):
     m, k = run.top_k.shape
     if k == 1:
-        return undefined("inequity_of_amortized_attention",
-                         "k = 1: the normalised linear examination (k - z)/(k - 1) is 0/0", on_undefined)
+        return np.full(m, np.nan), "k = 1: the normalised linear examination (k - z)/(k - 1) is 0/0"
     values, top = _iaa_normalised(run)
     total = np.bincount(np.repeat(np.arange(m), run.n_relevant), weights=values, minlength=m)
-    per_user = core.separable_raw(top, core.iaa_attention(k, corrected=False), total, core.abs_cost) / run.n_items
-    return _mean_users("inequity_of_amortized_attention", per_user, on_undefined, "")
+    return core.separable_raw(top, core.iaa_attention(k, corrected=False), total, core.abs_cost) / run.n_items, None
 
 
-def _iaa_our(run, on_undefined, attention="corrected"):
+def _iaa_our_users(run, attention="corrected"):
     if attention not in ("corrected", "original"):
         raise ValueError(f"attention must be 'corrected' ((k+1-z)/k) or 'original' ((k-z)/(k-1)), got {attention!r}.")
     m, k = run.top_k.shape
     if attention == "original" and k == 1:
-        return undefined("inequity_of_amortized_attention_corrected",
-                         "k = 1: the original linear examination (k - z)/(k - 1) is 0/0", on_undefined)
+        return np.full(m, np.nan), "k = 1: the original linear examination (k - z)/(k - 1) is 0/0"
     a = core.iaa_attention(k, corrected=attention == "corrected")
     values, top = _iaa_normalised(run)
-    indptr = run.relevant.indptr
     total = np.bincount(np.repeat(np.arange(m), run.n_relevant), weights=values, minlength=m)
     raw = core.separable_raw(top, a, total, core.abs_cost)
-    low, high = core.matching_ends(values, indptr, run.n_items, a, core.abs_cost)
-    return _mean_defined("inequity_of_amortized_attention_corrected", _rescale_users(raw, low, high), on_undefined)
+    low, high = core.matching_ends(values, run.relevant.indptr, run.n_items, a, core.abs_cost)
+    return _rescale_users(raw, low, high), None
 
 
 # --------------------------------------------------------------------------- IFD
@@ -280,7 +280,7 @@ def _relevant_full_positions(run) -> np.ndarray:
     return out
 
 
-def _ifd_div_ori(run, on_undefined, exposure="full"):
+def _ifd_div_ori_users(run, exposure="full"):
     if exposure not in ("full", "top-k"):
         raise ValueError(f"exposure must be 'full' (Paper 2) or 'top-k' (J_our), got {exposure!r}.")
     rel = run.relevance_values
@@ -288,9 +288,7 @@ def _ifd_div_ori(run, on_undefined, exposure="full"):
         values = _topk_values(run)
     else:
         values = _dcg(_relevant_full_positions(run)) if rel.nnz else np.zeros(0)
-    per_user = core.ifd_div_identity(values / rel.data, rel.indptr)
-    return _mean_users("individual_fairness_disparity_div", per_user, on_undefined,
-                       "have no relevant item (|H_u| = 0)")
+    return core.ifd_div_identity(values / rel.data, rel.indptr), None
 
 
 def _ifd_div_ends(n: int, k: int, r: int) -> tuple[float, float]:
@@ -300,14 +298,13 @@ def _ifd_div_ends(n: int, k: int, r: int) -> tuple[float, float]:
             core.ifd_div_extreme(n, k, r, "most_unfair", e)[0] / r ** 2)
 
 
-def _ifd_div_our(run, on_undefined):
-    _binary_only(run, "IFD_div_our")
+def _ifd_div_our_users(run):
     n, k = run.n_items, run.k
     raw = core.ifd_div_identity(_topk_values(run), run.relevant.indptr)
     low, high = _per_distinct(run.n_relevant, lambda r: _ifd_div_ends(n, k, r) if r > 0 else (0.0, 0.0))
     per_user = _rescale_users(np.nan_to_num(raw), low, high)
     per_user[run.n_relevant == 1] = 0.0                             # thesis: |R_u| = 1 scores 0 (always fair)
-    return _mean_defined("individual_fairness_disparity_div_corrected", per_user, on_undefined)
+    return per_user, None
 
 
 def _ifd_mul_raw(run) -> np.ndarray:
@@ -321,20 +318,18 @@ def _ifd_mul_ends(n: int, k: int, r: int) -> tuple[float, float]:
     return core.ifd_mul_extreme(n, k, r, "most_fair", e)[0], core.ifd_mul_extreme(n, k, r, "most_unfair", e)[0]
 
 
-def _ifd_mul_ori(run, on_undefined):
+def _ifd_mul_ori_users(run):
     if run.n_items < 2:
-        return undefined("individual_fairness_disparity_mul", "n < 2: there is no item pair", on_undefined)
-    return _mean_users("individual_fairness_disparity_mul", _ifd_mul_raw(run), on_undefined, "")
+        return np.full(run.n_users, np.nan), "n < 2: there is no item pair"
+    return _ifd_mul_raw(run), None
 
 
-def _ifd_mul_our(run, on_undefined):
-    _binary_only(run, "IFD_mul_our")
+def _ifd_mul_our_users(run):
     n, k = run.n_items, run.k
     if n < 2:
-        return undefined("individual_fairness_disparity_mul_corrected", "n < 2: there is no item pair", on_undefined)
+        return np.full(run.n_users, np.nan), "n < 2: there is no item pair"
     low, high = _per_distinct(run.n_relevant, lambda r: _ifd_mul_ends(n, k, r))
-    per_user = _rescale_users(_ifd_mul_raw(run), low, high)
-    return _mean_defined("individual_fairness_disparity_mul_corrected", per_user, on_undefined)
+    return _rescale_users(_ifd_mul_raw(run), low, high), None
 
 
 # --------------------------------------------------------------------------- HD
@@ -467,15 +462,12 @@ def _exposure_gap(run, gamma):
     return (system - target).tocsr()
 
 
-def _iif_ori(run, on_undefined, gamma=0.8):
-    gamma = check_gamma(gamma)
-    if run.n_users == 0:
-        return undefined("ii_fairness", _NO_USERS, on_undefined)
-    gap = _exposure_gap(run, gamma)
-    return float(gap.multiply(gap).sum() / (run.n_users * run.n_items))
+def _iif_ori_users(run, gamma=0.8):
+    gap = _exposure_gap(run, check_gamma(gamma))
+    return np.asarray(gap.multiply(gap).sum(axis=1)).ravel() / run.n_items, None
 
 
-def _iif_our(run, on_undefined, gamma=0.8):
+def _iif_our_users(run, gamma=0.8):
     gamma = check_gamma(gamma)
     if run.rounds is not None and run.rounds.shape[0] > 1:
         raise ValueError("ii_fairness_corrected is defined for a single round (its bounds assume W = 1).")
@@ -488,7 +480,7 @@ def _iif_our(run, on_undefined, gamma=0.8):
     total = np.bincount(users, weights=values ** 2, minlength=m)
     raw = core.separable_raw(run.top_grades * t[:, None], a, total, core.square_cost)
     low, high = core.matching_ends(values, rel.indptr, run.n_items, a, core.square_cost)
-    return _mean_defined("ii_fairness_corrected", _rescale_users(raw, low, high), on_undefined)
+    return _rescale_users(raw, low, high), None
 
 
 def _aif(run, on_undefined, gamma=0.8):
@@ -501,16 +493,46 @@ def _aif(run, on_undefined, gamma=0.8):
 
 # --------------------------------------------------------------------------- registry entry point
 
-_KERNELS = {
-    "IAA_ori": _iaa_ori, "IAA_our": _iaa_our,
-    "IFD_div_ori": _ifd_div_ori, "IFD_div_our": _ifd_div_our,
-    "IFD_mul_ori": _ifd_mul_ori, "IFD_mul_our": _ifd_mul_our,
+#: Per-user scores of the measures that average over users: ``(values, reason)``, where ``reason``
+#: says why the whole measure is undefined (else None); NaN marks a user left out or undefined.
+_PER_USER = {
+    "IAA_ori": _iaa_ori_users, "IAA_our": _iaa_our_users,
+    "IFD_div_ori": _ifd_div_ori_users, "IFD_div_our": _ifd_div_our_users,
+    "IFD_mul_ori": _ifd_mul_ori_users, "IFD_mul_our": _ifd_mul_our_users,
+    "II-F_ori": _iif_ori_users, "II-F_our": _iif_our_users,
+}
+_NAMES = {"IAA_ori": "inequity_of_amortized_attention", "IAA_our": "inequity_of_amortized_attention_corrected",
+          "IFD_div_ori": "individual_fairness_disparity_div",
+          "IFD_div_our": "individual_fairness_disparity_div_corrected",
+          "IFD_mul_ori": "individual_fairness_disparity_mul",
+          "IFD_mul_our": "individual_fairness_disparity_mul_corrected",
+          "II-F_ori": "ii_fairness", "II-F_our": "ii_fairness_corrected"}
+_NAN_USERS = {"IFD_div_ori": "have no relevant item (|H_u| = 0)"}
+
+
+def _averaged(key):
+    """Kernel of a per-user measure: the original versions need every user defined, the
+    corrected ones leave out users with an empty range (thesis Ch. 4)."""
+    def kernel(run, on_undefined, **options):
+        name = _NAMES[key]
+        if run.n_users == 0:
+            return undefined(name, _NO_USERS, on_undefined)
+        values, reason = _PER_USER[key](run, **options)
+        if reason is not None:
+            return undefined(name, reason, on_undefined)
+        if key.endswith("_our"):
+            return _mean_defined(name, values, on_undefined)
+        return _mean_users(name, values, on_undefined, _NAN_USERS.get(key, "are undefined"))
+    return kernel
+
+
+_KERNELS = {key: _averaged(key) for key in _PER_USER} | {
     "HD": _hd, "MME": _mme,
     "IBO_ori": lambda run, on_undefined: _ibo_iwo(run, on_undefined, better=True, corrected=False),
     "IWO_ori": lambda run, on_undefined: _ibo_iwo(run, on_undefined, better=False, corrected=False),
     "IBO_our": lambda run, on_undefined: _ibo_iwo(run, on_undefined, better=True, corrected=True),
     "IWO_our": lambda run, on_undefined: _ibo_iwo(run, on_undefined, better=False, corrected=True),
-    "II-F_ori": _iif_ori, "II-F_our": _iif_our, "AI-F": _aif,
+    "AI-F": _aif,
 }
 _SINGLE_ROUND = ("IAA_ori", "IAA_our", "IFD_div_ori", "IFD_div_our", "IFD_mul_ori", "IFD_mul_our", "HD")
 #: Measures defined for graded relevance (the others need r in {0, 1}).
@@ -518,15 +540,37 @@ GRADED = ("IAA_ori", "IAA_our", "IFD_div_ori", "IFD_mul_ori", "HD", "MME", "IBO_
           "IBO_our", "IWO_our", "II-F_ori", "II-F_our", "AI-F")
 
 
-def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> float:
-    """Compute the joint measure ``key`` on a validated :class:`~recfair.run.Run` (the registry's ``compute``)."""
-    check_on_undefined(on_undefined)
+def _check_run(key: str, run: Run) -> None:
     run._need_relevant()
     if key in _SINGLE_ROUND and run.rounds is not None and run.rounds.shape[0] > 1:
         raise ValueError(f"{key} is single-round here (the thesis evaluates W = 1); rounds were given.")
     if key not in GRADED:
         _binary_only(run, key)
+
+
+def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> float:
+    """Compute the joint measure ``key`` on a validated :class:`~recfair.run.Run` (the registry's ``compute``)."""
+    check_on_undefined(on_undefined)
+    _check_run(key, run)
     return float(_KERNELS[key](run, on_undefined, **options))
+
+
+#: Measures that average per-user scores (their per-user values: :func:`per_user`).
+PER_USER = tuple(_PER_USER)
+
+
+def per_user(key: str, run: Run, **options) -> np.ndarray:
+    """Per-user scores ``(n_users,)`` of a measure of :data:`PER_USER` (the registry's ``per_user``).
+
+    NaN marks a user whose score is undefined (e.g. IFD÷ without relevant items) or, for the
+    corrected versions, a user left out because their range is empty; the measure is the mean
+    of these values (over the non-NaN ones for the corrected versions).
+    """
+    if key not in _PER_USER:
+        raise ValueError(f"{key} has no per-user scores (it is not an average over users); "
+                         f"measures that have them: {', '.join(PER_USER)}.")
+    _check_run(key, run)
+    return _PER_USER[key](run, **options)[0]
 
 
 def _run(top_k, n_items, relevant, k, rounds=None, ranking=None, scores=None, relevance=None) -> Run:

@@ -308,6 +308,16 @@ def _joint_achievable(key):
     return achievable
 
 
+def _joint_per_user(key):
+    if key not in _joint.PER_USER:
+        return None
+
+    def per_user(run, **options):
+        return _joint.per_user(key, run, **options)
+
+    return per_user
+
+
 def _joint_spec(key, label, symbol, formula, func, version, paper, higher, description, reference, undefined, *,
            needs=("top_k", "relevant"), value_range=(0.0, 1.0), options=None):
     return MeasureSpec(
@@ -315,6 +325,7 @@ def _joint_spec(key, label, symbol, formula, func, version, paper, higher, descr
         higher_is_better=higher, range=value_range, needs=needs, compute=_joint_compute(key), func=func,
         description=description, reference=reference, undefined=undefined, options=dict(options or {}),
         chapter="joint", graded=key in _joint.GRADED, achievable=_joint_achievable(key),
+        per_user=_joint_per_user(key),
     )
 
 

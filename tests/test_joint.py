@@ -400,3 +400,37 @@ def test_user_permutation_invariance(key):
 def test_gamma_is_validated():
     with pytest.raises(ValueError, match="gamma"):
         rf.ii_fairness([[0, 1]], n_items=3, relevant=[[0]], gamma=1.0)
+
+
+def test_per_user_scores_average_to_the_measure():
+    rng = np.random.default_rng(31)
+    m, n, k = 20, 30, 5
+    rank = np.argsort(rng.random((m, n)), axis=1)
+    rel = rng.random((m, n)) < 0.15
+    rel[:, 0] = True
+    rel[3] = False
+    rel[3, 7] = True                                        # one user with a single relevant item
+    keys = list(joint.PER_USER)
+    frame = rf.evaluate_per_user(None, n, keys, relevant=rel, ranking=rank, k=k)
+    whole = rf.evaluate(None, n, keys, relevant=rel, ranking=rank, k=k)
+    for key in keys:
+        values = frame[key].to_numpy()
+        assert whole[key] == pytest.approx(np.nanmean(values), abs=1e-12), key
+    assert frame.loc[3, "IFD_div_our"] == 0.0 and frame.loc[3, "IFD_div_ori"] == 0.0
+    # II-F(u): the user's squared exposure gaps over all n items, written out
+    e = np.zeros((m, n))
+    np.put_along_axis(e, rank[:, :k], 0.8 ** np.arange(k)[None, :].repeat(m, 0), axis=1)
+    size = rel.sum(axis=1, keepdims=True)
+    target = rel / size * (1 - 0.8 ** size) / 0.2
+    assert np.allclose(frame["II-F_ori"], ((e - target) ** 2).mean(axis=1), atol=1e-15)
+    with pytest.raises(ValueError, match="no per-user values"):
+        rf.evaluate_per_user(None, n, ["HD"], relevant=rel, ranking=rank, k=k)
+    with pytest.raises(ValueError, match="no per-user scores"):
+        joint.per_user("MME", Run(rank[:, :k], n, relevant=rel))
+
+
+def test_per_user_marks_undefined_users_with_nan():
+    top_k, rel = [[0, 1], [2, 3]], [[0, 4], []]
+    frame = rf.evaluate_per_user(top_k, 6, ["IFD_mul_our", "IAA_our", "II-F_ori"], relevant=rel)
+    assert np.isnan(frame.loc[1, "IFD_mul_our"]) and np.isnan(frame.loc[1, "IAA_our"])
+    assert frame.loc[1, "II-F_ori"] == pytest.approx((1 + 0.8 ** 2) / 6)       # no target: only exposure
