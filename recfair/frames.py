@@ -7,7 +7,7 @@ import pandas as pd
 
 from ._validation import check_item_range, check_positive_int, check_top_k
 
-__all__ = ["from_frame", "to_frame", "item_sets_from_frame", "markdown_table"]
+__all__ = ["from_frame", "to_frame", "item_sets_from_frame", "relevance_from_frame", "markdown_table"]
 
 
 def _require_columns(frame: pd.DataFrame, columns, name="frame") -> None:
@@ -121,6 +121,48 @@ def item_sets_from_frame(frame: pd.DataFrame, users, *, n_items: int, user="user
         raise ValueError(f"frame lists item {int(first.i)} for user {int(first.u)} more than once.")
     groups = {key: np.sort(g.to_numpy()) for key, g in pairs.groupby("u")["i"]}
     return [groups.get(int(x), np.zeros(0, dtype=np.int64)) for x in np.asarray(users)]
+
+
+def relevance_from_frame(frame: pd.DataFrame, users, *, n_items: int, value: str, user="user", item="item"):
+    """Graded relevance ``(len(users), n_items)`` as a sparse matrix, from a long frame with a grade column.
+
+    Row ``j`` holds the grades of ``users[j]`` (0 where the frame has no row, i.e. not relevant);
+    pass it as ``relevance=`` to the measures that accept grades. Grades must be finite and
+    non-negative (rescale ratings first, e.g. to ``[0, 1]`` for HD, which reads grades as click
+    probabilities); duplicate (user, item) rows are an error.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"user": [1, 1, 3], "item": [4, 0, 2], "grade": [0.5, 1.0, 0.8]})
+    >>> relevance_from_frame(df, [3, 1], n_items=5, value="grade").toarray()
+    array([[0. , 0. , 0.8, 0. , 0. ],
+           [1. , 0. , 0. , 0. , 0.5]])
+    """
+    import scipy.sparse as sp
+
+    _require_columns(frame, [user, item, value])
+    u, i = _int_column(frame, user), _int_column(frame, item)
+    n_items = check_positive_int(n_items, "n_items")
+    check_item_range(i, n_items, f"column {item!r}")
+    grades = pd.to_numeric(frame[value], errors="coerce").to_numpy(dtype=np.float64)
+    if not np.all(np.isfinite(grades)):
+        raise ValueError(f"column {value!r} must hold finite numbers.")
+    if (grades < 0).any():
+        raise ValueError(f"column {value!r} must be non-negative (0 = not relevant).")
+    pairs = pd.DataFrame({"u": u, "i": i})
+    if pairs.duplicated().any():
+        first = pairs[pairs.duplicated()].iloc[0]
+        raise ValueError(f"frame lists item {int(first.i)} for user {int(first.u)} more than once.")
+    users = np.asarray(users)
+    row_of = pd.Series(np.arange(users.size), index=pd.Index(users))
+    if row_of.index.duplicated().any():
+        raise ValueError("users lists a user more than once.")
+    rows = row_of.reindex(u).to_numpy()
+    keep = ~np.isnan(rows)
+    matrix = sp.csr_matrix((grades[keep], (rows[keep].astype(np.int64), i[keep])), shape=(users.size, n_items))
+    matrix.eliminate_zeros()
+    matrix.sort_indices()
+    return matrix
 
 
 def markdown_table(frame: pd.DataFrame) -> str:

@@ -147,6 +147,8 @@ class Run:
 
     def __repr__(self) -> str:
         extra = [name for name in ("relevant", "scores", "history", "rounds") if getattr(self, name) is not None]
+        if self.graded:
+            extra[extra.index("relevant")] = "relevance (graded)"
         if self._ranking is not None:
             extra.append("ranking")
         return f"Run(n_users={self.n_users}, n_items={self.n_items}, k={self.k}, with={extra})"

@@ -42,3 +42,19 @@ def test_item_sets_and_evaluate_from_frames():
         rf.item_sets_from_frame(pd.concat([truth, truth]), users, n_items=5)
     with pytest.raises(TypeError, match="DataFrame"):
         rf.item_sets_from_frame({"user": [1]}, users, n_items=5)
+
+
+def test_relevance_from_frame():
+    df = pd.DataFrame({"user": [1, 1, 3, 9], "item": [4, 0, 2, 1], "grade": [0.5, 1.0, 0.8, 0.3]})
+    mat = rf.relevance_from_frame(df, [3, 1, 2], n_items=5, value="grade")
+    assert mat.toarray().tolist() == [[0, 0, 0.8, 0, 0], [1.0, 0, 0, 0, 0.5], [0] * 5]
+    run = rf.Run([[2, 0], [0, 4], [1, 3]], 5, relevance=mat)
+    assert run.graded and run.n_relevant.tolist() == [1, 2, 0]
+    with pytest.raises(ValueError, match="non-negative"):
+        rf.relevance_from_frame(df.assign(grade=-1.0), [1], n_items=5, value="grade")
+    with pytest.raises(ValueError, match="finite"):
+        rf.relevance_from_frame(df.assign(grade=["a", 1, 2, 3]), [1], n_items=5, value="grade")
+    with pytest.raises(ValueError, match="more than once"):
+        rf.relevance_from_frame(pd.concat([df, df]), [1], n_items=5, value="grade")
+    with pytest.raises(ValueError, match="users lists"):
+        rf.relevance_from_frame(df, [1, 1], n_items=5, value="grade")
