@@ -51,8 +51,8 @@ def __getattr__(name):
 __all__ = [
     "ALL_MEASURES", "REGISTRY", "Bounds", "MeasureSpec", "Run", "UndefinedMeasureError",
     "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_per_user", "evaluate_run",
-    "from_frame", "full_ranking", "hit_rate", "item_sets_from_frame", "relevance_from_frame", "mrr", "ndcg", "precision",
-    "recall", "to_frame", "top_k_from_scores",
+    "from_frame", "full_ranking", "hit_rate", "item_sets_from_frame", "mrr", "ndcg", "precision",
+    "recall", "relevance_from_frame", "to_frame", "top_k_from_scores",
     # Paper 1: exposure-based individual item fairness (recfair.item_exposure; bounds in recfair.bounds)
     "ai_disparity", "fraction_satisfied", "fraction_satisfied_corrected", "gini_index", "gini_index_corrected",
     "gini_index_weighted", "gini_index_weighted_corrected", "ii_disparity", "item_entropy", "item_entropy_corrected",

@@ -102,8 +102,8 @@ def evaluate(topk, n_items, measures, *, k=None, relevant=None, scores=None, ran
     {'HR': 0.5, 'P': 0.25}
     """
     run = Run(topk, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
-              relevance=relevance, rounds=options.pop("rounds", None), user_attributes=options.pop("user_attributes", None),
-              item_features=options.pop("item_features", None))
+              relevance=relevance, rounds=options.pop("rounds", None),
+              user_attributes=options.pop("user_attributes", None), item_features=options.pop("item_features", None))
     return evaluate_run(run, measures, on_undefined=on_undefined, **options)
 
 

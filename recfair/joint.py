@@ -582,7 +582,8 @@ def _run(top_k, n_items, relevant, k, rounds=None, ranking=None, scores=None, re
 # --------------------------------------------------------------------------- public functions: IAA
 
 @_fill_doc
-def inequity_of_amortized_attention(top_k, *, n_items, relevant=None, relevance=None, k=None, on_undefined="warn") -> float:
+def inequity_of_amortized_attention(top_k, *, n_items, relevant=None, relevance=None, k=None,
+                                    on_undefined="warn") -> float:
     r"""Inequity of amortized attention: gap between each item's attention and its relevance.
 
     Lower is fairer. Every catalogue item counts, so relevant items beyond the top-k add 1 each.
@@ -816,7 +817,8 @@ def individual_fairness_disparity_div_corrected(top_k, *, n_items, relevant, k=N
 
 
 @_fill_doc
-def individual_fairness_disparity_mul(top_k, *, n_items, relevant=None, relevance=None, k=None, on_undefined="warn") -> float:
+def individual_fairness_disparity_mul(top_k, *, n_items, relevant=None, relevance=None, k=None,
+                                      on_undefined="warn") -> float:
     r"""Individual fairness disparity (multiplication): squared gaps of relevance-weighted exposure.
 
     Lower is fairer.
@@ -953,11 +955,13 @@ def hellinger_distance(top_k, *, n_items, relevant=None, relevance=None, k=None,
     top-k; users without a hit, or whose first hit is not in the reference top-k, contribute a
     zero vector (0/0 is read as 0, as in the authors' code). Graded relevance (``relevance=``)
     enters the cascade as click probabilities, so grades of recommended items must lie in
-    [0, 1] (a ``ValueError`` otherwise); the reference list sorts by decreasing grade. Ties in the reference list are broken
-    **stably, lower item index first** by default. The published values (Papers 2-3) depend on
-    numpy's unstable default sort (thesis Ch. 3 §4.4 and §6, guideline S3); ``tie_break=
-    "numpy_legacy"`` reproduces them (e.g. the insertion study's 0.270473 at the first step,
-    where a stable order gives 0.820933). Undefined if a user has no relevant item (:math:`r'` is 0/0).
+    [0, 1] (a ``ValueError`` otherwise); the reference list sorts by decreasing grade.
+
+    Ties in the reference list are broken **stably, lower item index first** by default. The
+    published values (Papers 2-3) depend on numpy's unstable default sort (thesis Ch. 3 §4.4
+    and §6, guideline S3); ``tie_break="numpy_legacy"`` reproduces them (e.g. the insertion
+    study's 0.270473 at the first step, where a stable order gives 0.820933). Undefined if a
+    user has no relevant item (:math:`r'` is 0/0).
 
     References
     ----------
@@ -1102,7 +1106,8 @@ _EXPOSURE_MATH = (r"E_{u,i} = \frac1W\sum_{w=1}^{W}\mathbb{1}_{L_{u,w}}(i)\,\gam
 
 
 @_fill_doc
-def ii_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
+def ii_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.8, rounds=None,
+                on_undefined="warn") -> float:
     r"""Individual-user-to-individual-item fairness: squared gap between system and target exposure.
 
     Lower is fairer.
@@ -1147,7 +1152,8 @@ def ii_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=
 
 
 @_fill_doc
-def ii_fairness_corrected(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.8, on_undefined="warn") -> float:
+def ii_fairness_corrected(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.8,
+                          on_undefined="warn") -> float:
     r"""II-F rescaled per user: relevant items on top score 0, relevant items at the bottom 1.
 
     Lower is fairer.
@@ -1194,7 +1200,8 @@ def ii_fairness_corrected(top_k, *, n_items, relevant=None, relevance=None, k=No
 
 
 @_fill_doc
-def ai_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.8, rounds=None, on_undefined="warn") -> float:
+def ai_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=0.8, rounds=None,
+                on_undefined="warn") -> float:
     r"""All-users-to-individual-item fairness: squared gap of user-averaged system and target exposure.
 
     Lower is fairer.

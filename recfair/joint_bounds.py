@@ -639,7 +639,8 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
         raise ValueError(f"the ends of {name} depend on each user's number of relevant items: pass n_relevant=.")
     counts = np.asarray(n_relevant)
     if counts.shape != (m,) or not np.issubdtype(counts.dtype, np.integer):
-        raise ValueError(f"n_relevant must hold m={m} integer counts, got shape {counts.shape} and dtype {counts.dtype}.")
+        raise ValueError(f"n_relevant must hold m={m} integer counts, got shape {counts.shape} "
+                         f"and dtype {counts.dtype}.")
     if counts.size and (counts.min() < 0 or counts.max() > n):
         raise ValueError(f"n_relevant must lie in [0, n={n}].")
     exposure = options.pop("exposure", "full")
