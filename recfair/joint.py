@@ -258,10 +258,12 @@ def _relevant_full_positions(run) -> np.ndarray:
             continue
         rows = np.repeat(np.arange(stop - start), np.diff(rel.indptr[start:stop + 1]))
         if explicit is not None:
-            block = explicit[start:stop]
-            inv = np.empty_like(block)
-            np.put_along_axis(inv, block, np.broadcast_to(np.arange(n), block.shape), axis=1)
-            out[lo:hi] = inv[rows, rel.indices[lo:hi]] + 1
+            # read the relevance of every ranked slot; the hits come out in rank order per row
+            mask = np.zeros((stop - start, n), dtype=bool)
+            mask[rows, rel.indices[lo:hi]] = True
+            hit_rows, hit_pos = np.nonzero(np.take_along_axis(mask, explicit[start:stop], axis=1))
+            items = explicit[start:stop][hit_rows, hit_pos]
+            out[lo:hi] = hit_pos[np.lexsort((items, hit_rows))] + 1          # back to CSR (item) order
             continue
         vals = run.scores[start:stop]
         srt = np.sort(vals, axis=1)
