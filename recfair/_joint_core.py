@@ -73,10 +73,10 @@ def separable_raw(top_vals: np.ndarray, a: np.ndarray, total: np.ndarray, cost) 
     return (cost(a[None, :] - top_vals) - cost(-top_vals)).sum(axis=1) + total
 
 
-def sort_rows(values: np.ndarray, indptr: np.ndarray, descending: bool = True) -> np.ndarray:
-    """Permutation sorting CSR-ordered ``values`` within each row (stable: CSR order breaks ties)."""
+def sort_rows(values: np.ndarray, indptr: np.ndarray) -> np.ndarray:
+    """Permutation sorting CSR-ordered ``values`` decreasingly within each row (stable: CSR order breaks ties)."""
     rows = np.repeat(np.arange(indptr.size - 1), np.diff(indptr))
-    return np.lexsort((-values if descending else values, rows))
+    return np.lexsort((-values, rows))
 
 
 def row_slots(values_desc: np.ndarray, indptr: np.ndarray, k: int, n: int, largest: bool) -> np.ndarray:

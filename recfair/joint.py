@@ -189,16 +189,16 @@ def _topk_values(run) -> np.ndarray:
 # --------------------------------------------------------------------------- IAA
 
 def _iaa_normalised(run):
-    r"""Min-max normalised relevance :math:`\tilde r`: ``(values in CSR order, top-k slot values)``.
+    r"""Min-max normalised relevance :math:`\tilde r`: ``(values in CSR order, top-k slot values, per-user sum)``.
 
     Per user over all :math:`n` items: the minimum is 0 unless every item is relevant. A user
     whose items all share one value (no relevant item, or all equally relevant) keeps
     :math:`\tilde r = 1` on relevant items (binary :math:`\tilde r = r`), never 0/0.
     """
     rel = run.relevance_values
-    if not run.graded:
-        return np.ones(rel.nnz), run.hits.astype(np.float64)
     n_rel = run.n_relevant
+    if not run.graded:
+        return np.ones(rel.nnz), run.hits.astype(np.float64), n_rel.astype(np.float64)
     users = np.repeat(np.arange(run.n_users), n_rel)
     hi = np.zeros(run.n_users)
     lo = np.zeros(run.n_users)
@@ -213,15 +213,14 @@ def _iaa_normalised(run):
     values = (rel.data - base[users]) / span[users]
     g = run.top_grades
     top = np.where(g > 0, (g - base[:, None]) / span[:, None], 0.0)
-    return values, top
+    return values, top, np.bincount(users, weights=values, minlength=run.n_users)
 
 
 def _iaa_ori_users(run):
     m, k = run.top_k.shape
     if k == 1:
         return np.full(m, np.nan), "k = 1: the normalised linear examination (k - z)/(k - 1) is 0/0"
-    values, top = _iaa_normalised(run)
-    total = np.bincount(np.repeat(np.arange(m), run.n_relevant), weights=values, minlength=m)
+    values, top, total = _iaa_normalised(run)
     return core.separable_raw(top, core.iaa_attention(k, corrected=False), total, core.abs_cost) / run.n_items, None
 
 
@@ -232,8 +231,7 @@ def _iaa_our_users(run, attention="corrected"):
     if attention == "original" and k == 1:
         return np.full(m, np.nan), "k = 1: the original linear examination (k - z)/(k - 1) is 0/0"
     a = core.iaa_attention(k, corrected=attention == "corrected")
-    values, top = _iaa_normalised(run)
-    total = np.bincount(np.repeat(np.arange(m), run.n_relevant), weights=values, minlength=m)
+    values, top, total = _iaa_normalised(run)
     raw = core.separable_raw(top, a, total, core.abs_cost)
     low, high = core.matching_ends(values, run.relevant.indptr, run.n_items, a, core.abs_cost)
     return _rescale_users(raw, low, high), None

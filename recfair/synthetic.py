@@ -32,7 +32,7 @@ __all__ = [
     "most_fair_top_k", "most_unfair_top_k",
     "most_fair_top_k_nonrepeatable", "most_unfair_top_k_nonrepeatable", "popularity_order",
     "sliding_windows",
-    "insertion_top_k", "insertion_steps", "insertion_relevant",
+    "insertion_top_k", "insertion_steps", "insertion_relevant", "insertion_scores",
 ]
 
 
@@ -620,6 +620,39 @@ def insertion_relevant(n_users: int, n_items: int, k: int) -> sp.csr_matrix:
     indices = np.arange(n_users * k, dtype=np.int64)
     indptr = np.arange(0, n_users * k + 1, k, dtype=np.int64)
     return sp.csr_matrix((np.ones(indices.size, dtype=bool), indices, indptr), shape=(n_users, n_items))
+
+
+def insertion_scores(top_k, relevant) -> np.ndarray:
+    """Scores whose stable descending sort is the insertion study's full ranking (Papers 2-3).
+
+    Each user's top-k first (in order), then every other item by id, and the user's relevant
+    items not yet in the top-k last (p2 §6.4 [code]): the full ranking that IAA and IFD÷ read.
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (n_users, k)
+        The lists of one insertion step (:func:`insertion_steps`).
+    relevant : scipy.sparse matrix (n_users, n_items)
+        The labels of :func:`insertion_relevant`.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_users, n_items)
+
+    Examples
+    --------
+    >>> rel = insertion_relevant(2, 6, 2)
+    >>> scores = insertion_scores([[0, 1], [0, 3]], rel)
+    >>> np.argsort(-scores, axis=1, kind="stable").tolist()
+    [[0, 1, 2, 3, 4, 5], [0, 3, 1, 4, 5, 2]]
+    """
+    top = np.asarray(top_k, dtype=np.int64)
+    m, k = top.shape
+    n = relevant.shape[1]
+    key = np.tile(k + np.arange(n, dtype=float), (m, 1))
+    key[relevant.nonzero()] += n
+    np.put_along_axis(key, top, np.tile(np.arange(k, dtype=float), (m, 1)), axis=1)
+    return -key
 
 
 def fewest_satisfied_top_k(n_users: int, n_items: int, k: int) -> np.ndarray:

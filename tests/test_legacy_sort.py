@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 import recfair as rf
+from recfair import synthetic as syn
 from recfair._legacy_sort import _heapsort, numpy_legacy_argsort
 
 # Produced once with numpy 1.23.5 (np.argsort(values) and np.argsort(values, kind="heapsort")).
@@ -48,12 +49,8 @@ def test_sorts_and_rejects_nan():
 
 
 def _insertion_run(step, m=1000, n=10_000, k=10):
-    """Paper 2's insertion study after `step` replacements (p2 §6.4; item ids 0-based here)."""
-    users = np.arange(m)[:, None]
-    p = np.arange(1, k + 1)[None, :]
-    top_k = np.where(p <= k - step, p - 1, 10 * users + p - 1)
-    relevant = [list(range(10 * u, 10 * u + 10)) for u in range(m)]
-    return top_k, relevant
+    """Paper 2's insertion study after `step` replacements (p2 §6.4)."""
+    return syn.insertion_top_k(m, n, k, step), syn.insertion_relevant(m, n, k)
 
 
 @pytest.mark.parametrize("step, published, stable", [(1, 0.270473, 0.820933), (2, 0.240304, 0.820933)])

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 import recfair as rf
@@ -15,13 +14,9 @@ def test_insertion_table_reproduced_to_every_printed_digit():
     published = thesis.paper2_insertion()
     relevant = syn.insertion_relevant(m, n, k)
     rows = []
+    names = [c for c in published.columns if c != "HD"]
     for _, top in syn.insertion_steps(m, n, k):
-        # full ranking: the top-k, then the other items by id, the user's relevant items last (p2 §6.4)
-        key = np.tile(k + np.arange(n, dtype=float), (m, 1))
-        key[relevant.nonzero()] += n
-        np.put_along_axis(key, top, np.tile(np.arange(k, dtype=float), (m, 1)), axis=1)
-        names = [c for c in published.columns if c != "HD"]
-        row = rf.evaluate(top, n, names, relevant=relevant, scores=-key)
+        row = rf.evaluate(top, n, names, relevant=relevant, scores=syn.insertion_scores(top, relevant))
         row["HD"] = rf.evaluate(top, n, ["HD"], relevant=relevant, tie_break="numpy_legacy")["HD"]
         rows.append(row)
     ours = pd.DataFrame(rows, index=published.index)[published.columns]
