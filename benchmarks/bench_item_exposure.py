@@ -35,7 +35,7 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(2020)
-    top_k = random_top_k(rng, args.users, args.items, args.k)
+    top_k = random_top_k(args.users, args.items, args.k, seed=rng)
     print(f"synthetic run: m={args.users:,} n={args.items:,} k={args.k} "
           f"(recommended items: {np.unique(top_k).size:,})")
 
@@ -54,7 +54,7 @@ def main(argv=None) -> None:
             worst = max(worst, best)
             print(f"{name:<22}{value:>14.6g}{best:>10.3f}{best / args.target:>9.2f}")
 
-        rounds = np.stack([top_k] + [random_top_k(rng, args.users, args.items, args.k)
+        rounds = np.stack([top_k] + [random_top_k(args.users, args.items, args.k, seed=rng)
                                      for _ in range(args.rounds - 1)])
         print(f"-- extra: W={args.rounds} rounds")
         for name in ["Gini_our", "Gini-w_our", "II-D", "AI-D"]:

@@ -36,8 +36,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(2020)
-    top_k = random_top_k(rng, args.users, args.items, args.k)
-    relevant = random_relevant(rng, args.users, args.items, mean=args.relevant)
+    top_k = random_top_k(args.users, args.items, args.k, seed=rng)
+    relevant = random_relevant(args.users, args.items, mean=args.relevant, seed=rng)
     print(f"synthetic run: m={args.users:,} n={args.items:,} k={args.k} relevant pairs={relevant.nnz:,}")
 
     header = f"{'measure':<14}{'users':>9}{'value':>14}{'best s':>10}{'/target':>9}"
@@ -56,7 +56,7 @@ def main(argv=None) -> None:
 
         m = args.ranking_users
         scores = rng.random((m, args.items))
-        rel_small = random_relevant(rng, m, args.items, mean=args.relevant)
+        rel_small = random_relevant(m, args.items, mean=args.relevant, seed=rng)
         for name in names("joint"):
             if "ranking" not in get(name).needs:
                 continue

@@ -53,8 +53,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(2020)
-    top_k = random_top_k(rng, args.users, args.items, args.k)
-    relevant = random_relevant(rng, args.users, args.items, mean=args.relevant)
+    top_k = random_top_k(args.users, args.items, args.k, seed=rng)
+    relevant = random_relevant(args.users, args.items, mean=args.relevant, seed=rng)
     dense = relevant.toarray().astype(np.float64)
     print(f"synthetic run: m={args.users:,} n={args.items:,} k={args.k} relevant/user={relevant.nnz / args.users:.1f}")
     print(f"{'measure':<10}{'recfair s':>12}{'published s':>14}{'speed-up':>10}  values agree")

@@ -30,8 +30,8 @@ def main(argv=None) -> None:
     args = parser.parse_args(argv)
 
     rng = np.random.default_rng(2020)
-    top_k = random_top_k(rng, args.users, args.items, args.k)
-    relevant = random_relevant(rng, args.users, args.items, mean=args.relevant)
+    top_k = random_top_k(args.users, args.items, args.k, seed=rng)
+    relevant = random_relevant(args.users, args.items, mean=args.relevant, seed=rng)
     print(f"synthetic run: m={args.users:,} n={args.items:,} k={args.k} "
           f"relevant/user={relevant.nnz / args.users:.1f}")
 

@@ -31,15 +31,16 @@ from .joint import (ai_fairness, hellinger_distance, ii_fairness, ii_fairness_co
                     item_better_off, item_better_off_corrected, item_worse_off, item_worse_off_corrected,
                     mean_max_envy)
 from .ranking import full_ranking, top_k_from_scores
-from .registry import ALL_MEASURES, REGISTRY, Bounds, MeasureSpec
+from .registry import ALL_MEASURES, REGISTRY
+from .spec import Bounds, Extremes, MeasureSpec
 from .relevance import average_precision, hit_rate, mrr, ndcg, precision, recall
 from .run import Run
 
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("analysis", "bounds", "datasets", "derivations", "examination", "frames", "item_exposure", "joint", "joint_bounds", "plotting",
-         "ranking", "recommenders", "registry", "relevance", "rerank", "synthetic", "synthetic_joint", "thesis", "widgets")
+_LAZY = ("analysis", "bounds", "datasets", "examination", "frames", "item_exposure", "joint", "plotting", "ranking",
+         "recommenders", "registry", "relevance", "rerank", "spec", "symbolic", "synthetic", "thesis", "widgets")
 
 
 def __getattr__(name):
@@ -49,16 +50,16 @@ def __getattr__(name):
 
 
 __all__ = [
-    "ALL_MEASURES", "REGISTRY", "Bounds", "MeasureSpec", "Run", "UndefinedMeasureError",
+    "ALL_MEASURES", "REGISTRY", "Bounds", "Extremes", "MeasureSpec", "Run", "UndefinedMeasureError",
     "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_per_user", "evaluate_run",
     "from_frame", "full_ranking", "hit_rate", "item_sets_from_frame", "mrr", "ndcg", "precision",
     "recall", "relevance_from_frame", "to_frame", "top_k_from_scores",
-    # Paper 1: exposure-based individual item fairness (recfair.item_exposure; bounds in recfair.bounds)
+    # Part I, Paper 1: exposure-based individual item fairness (recfair.item_exposure)
     "ai_disparity", "fraction_satisfied", "fraction_satisfied_corrected", "gini_index", "gini_index_corrected",
     "gini_index_weighted", "gini_index_weighted_corrected", "ii_disparity", "item_entropy", "item_entropy_corrected",
     "item_entropy_defined", "jain_index", "jain_index_corrected", "qualification_fairness",
     "qualification_fairness_corrected", "vocd",
-    # Papers 2-3: relevance-aware ("joint") individual item fairness (recfair.joint)
+    # Part II, Papers 2-3: relevance-aware ("joint") individual item fairness (recfair.joint)
     "ai_fairness", "hellinger_distance", "ii_fairness", "ii_fairness_corrected", "individual_fairness_disparity_div",
     "individual_fairness_disparity_div_corrected", "individual_fairness_disparity_mul",
     "individual_fairness_disparity_mul_corrected", "inequity_of_amortized_attention",

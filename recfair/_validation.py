@@ -237,3 +237,25 @@ def check_full_ranking(ranking, *, n_users: int | None, n_items: int) -> np.ndar
     if bad.size:
         raise ValueError(f"ranking row {int(bad[0])} is not a permutation of 0..{n_items - 1}.")
     return np.ascontiguousarray(arr)
+
+
+def check_seed(seed, name: str = "seed") -> np.random.Generator:
+    """A :class:`numpy.random.Generator` from ``seed``: an int (>= 0), a Generator (used as is) or None.
+
+    The one way recfair takes randomness: every function with randomness has a ``seed``
+    parameter accepting these three.
+
+    >>> bool(check_seed(3).integers(10) == check_seed(3).integers(10))
+    True
+    >>> g = np.random.default_rng(0); check_seed(g) is g
+    True
+    """
+    if isinstance(seed, np.random.Generator):
+        return seed
+    if seed is None:
+        return np.random.default_rng()
+    if isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.integer)):
+        raise TypeError(f"{name} must be an int, a numpy.random.Generator or None, got {type(seed).__name__}.")
+    if seed < 0:
+        raise ValueError(f"{name} must be a non-negative int, got {seed}.")
+    return np.random.default_rng(int(seed))

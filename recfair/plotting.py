@@ -122,7 +122,7 @@ def plot_iid_constant(ax, *, ks=(1, 5, 10, 20), gamma: float = 0.8, n_range=(10,
     ``n`` in ``n_range`` (only ``n >= k``). ``points`` optionally maps a label to
     ``(n, value)``, marked with a cross (e.g. published values). No show.
     """
-    from .bounds import iid_single_round
+    from .item_exposure.bounds import iid_single_round
 
     n_all = np.unique(np.geomspace(n_range[0], n_range[1], 200).astype(int))
     for k in ks:
@@ -148,7 +148,7 @@ def plot_fsat_range(ax, *, n_users: int, n_items: int, k_max: int, highlight_k=N
     ``k`` items can be left satisfied. A grey span covers the list lengths with ``km < n``,
     where the maximin share is 0 and every recommendation scores 1 (always-fair). No show.
     """
-    from .bounds import fsat_true_minimum
+    from .item_exposure.bounds import fsat_true_minimum
 
     plot_achievable_range(ax, "FSat_ori", n_users=n_users, n_items=n_items, k_max=k_max,
                           highlight_k=highlight_k)

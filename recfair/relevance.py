@@ -20,6 +20,7 @@ import numpy as np
 
 from ._validation import check_on_undefined, undefined
 from .run import Run
+from .spec import MeasureSpec
 
 __all__ = ["hit_rate", "mrr", "precision", "recall", "average_precision", "ndcg"]
 
@@ -246,3 +247,52 @@ def ndcg(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
     0.693426
     """
     return _public("NDCG", _ndcg_per_user, top_k, relevant, n_items, k, on_undefined)
+
+
+# --------------------------------------------------------------------------- registry records
+
+def _relevance_compute(name, kernel):
+    def compute(run, *, on_undefined="warn"):
+        return _mean(name, kernel(run), on_undefined)
+
+    return compute
+
+
+_RELEVANCE_REF = "Thesis Ch. 2 §5 and RecBole's definitions (Zhao et al. 2021); @k, averaged over test users."
+_NO_REL = "a user with no relevant item (0/0): NaN per user, so the mean follows on_undefined"
+
+
+def _relevance(key, label, symbol, formula, kernel, func, description, undefined="a run with no users"):
+    return MeasureSpec(
+        key=key, label=label, symbol=symbol, formula=formula, family="relevance", paper=1,
+        version="single", higher_is_better=True, range=(0.0, 1.0), needs=("top_k", "relevant"),
+        compute=_relevance_compute(key, kernel), per_user=kernel, func=func,
+        description=description, reference=_RELEVANCE_REF, undefined=undefined, chapter="data",
+    )
+
+
+#: The relevance measures' registry records (collected by :mod:`recfair.registry`).
+RECORDS = (
+    _relevance("HR", "Hit rate", r"\mathrm{HR@}k",
+               r"\mathrm{HR@}k = \frac{1}{m}\sum_{u\in U}\mathbb{1}\bigl[R^k_u\cap R^*_u\neq\emptyset\bigr]",
+               _hr_per_user, hit_rate, "Share of users with at least one relevant item in the top-k."),
+    _relevance("MRR", "Mean reciprocal rank", r"\mathrm{MRR@}k",
+               r"\mathrm{MRR@}k = \frac{1}{m}\sum_{u\in U}\frac{1}{\min\{j\le k : r_{u,j}=1\}}",
+               _mrr_per_user, mrr, "Reciprocal rank of the first relevant item (0 without a hit)."),
+    _relevance("P", "Precision", r"\mathrm{P@}k",
+               r"\mathrm{P@}k = \frac{1}{m}\sum_{u\in U}\frac{|R^k_u\cap R^*_u|}{k}",
+               _precision_per_user, precision, "Relevant items in the top-k divided by k."),
+    _relevance("R", "Recall", r"\mathrm{R@}k",
+               r"\mathrm{R@}k = \frac{1}{m}\sum_{u\in U}\frac{|R^k_u\cap R^*_u|}{|R^*_u|}",
+               _recall_per_user, recall, "Relevant items in the top-k divided by the user's relevant items.",
+               undefined=_NO_REL),
+    _relevance("MAP", "Mean average precision", r"\mathrm{MAP@}k",
+               r"\mathrm{MAP@}k = \frac{1}{m}\sum_{u\in U}\frac{1}{\min(|R^*_u|,k)}\sum_{j=1}^{k} r_{u,j}\,\mathrm{P@}j(u)",
+               _ap_per_user, average_precision, "Average of the precisions at the ranks of the hits.",
+               undefined=_NO_REL),
+    _relevance("NDCG", "Normalised discounted cumulative gain", r"\mathrm{NDCG@}k",
+               r"\mathrm{NDCG@}k = \frac{1}{m}\sum_{u\in U}\frac{\sum_{j=1}^{k} r_{u,j}/\log_2(j+1)}"
+               r"{\sum_{j=1}^{\min(|R^*_u|,k)} 1/\log_2(j+1)}",
+               _ndcg_per_user, ndcg, "Discounted hits relative to the best achievable for the user.",
+               undefined=_NO_REL),
+)

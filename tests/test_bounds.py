@@ -10,8 +10,9 @@ import math
 import numpy as np
 import pytest
 
-from recfair import bounds, examination
-from recfair.registry import Bounds
+from recfair import examination
+from recfair.item_exposure import bounds, search
+from recfair.spec import Bounds
 
 # every (m, n, k) with m <= 3, n <= 5, k <= 3
 GRID = [(m, n, k) for m in range(1, 4) for n in range(1, 6) for k in range(1, min(n, 3) + 1)]
@@ -21,23 +22,23 @@ EXACT = 1e-12
 
 @pytest.mark.parametrize("m, n, k", GRID)
 def test_jain_qf_gini_closed_forms_are_the_exact_extremes(m, n, k):
-    assert bounds.exhaustive("Jain_ori", m, n, k) == pytest.approx(
+    assert search.exhaustive("Jain_ori", m, n, k) == pytest.approx(
         (bounds.jain_most_unfair(m, n, k), bounds.jain_most_fair(m, n, k)), abs=EXACT)
-    assert bounds.exhaustive("QF_ori", m, n, k) == pytest.approx(
+    assert search.exhaustive("QF_ori", m, n, k) == pytest.approx(
         (bounds.qf_most_unfair(m, n, k), bounds.qf_most_fair(m, n, k)), abs=EXACT)
-    assert bounds.exhaustive("Gini_ori", m, n, k) == pytest.approx(
+    assert search.exhaustive("Gini_ori", m, n, k) == pytest.approx(
         (bounds.gini_most_fair(m, n, k), bounds.gini_most_unfair(m, n, k)), abs=EXACT)
 
 
 @pytest.mark.parametrize("m, n, k", [p for p in GRID if p[1] >= 2])
 def test_entropy_closed_forms_are_the_exact_extremes_of_the_defined_entropy(m, n, k):
-    low, high = bounds.exhaustive("Ent_def", m, n, k)
+    low, high = search.exhaustive("Ent_def", m, n, k)
     assert (low, high) == pytest.approx((bounds.ent_most_unfair(m, n, k), bounds.ent_most_fair(m, n, k)), abs=EXACT)
     for base in (2, math.e):
-        assert bounds.exhaustive("Ent_def", m, n, k, base=base) == pytest.approx(
+        assert search.exhaustive("Ent_def", m, n, k, base=base) == pytest.approx(
             (bounds.ent_most_unfair(m, n, k, base=base), bounds.ent_most_fair(m, n, k, base=base)), abs=EXACT)
     # the original entropy is defined only when every item is shown; its maximum is the same
-    ori = bounds.exhaustive("Ent_ori", m, n, k)
+    ori = search.exhaustive("Ent_ori", m, n, k)
     if k * m >= n:
         assert ori[1] == pytest.approx(high, abs=EXACT)
     else:
@@ -46,7 +47,7 @@ def test_entropy_closed_forms_are_the_exact_extremes_of_the_defined_entropy(m, n
 
 @pytest.mark.parametrize("m, n, k", GRID)
 def test_gini_w_most_unfair_is_exact_and_most_fair_is_exact_when_km_le_n(m, n, k):
-    low, high = bounds.exhaustive("Gini-w_ori", m, n, k)
+    low, high = search.exhaustive("Gini-w_ori", m, n, k)
     assert high == pytest.approx(bounds.gini_w_most_unfair(m, n, k), abs=EXACT)
     if k * m <= n:
         assert low == pytest.approx(bounds.gini_w_most_fair(m, n, k), abs=EXACT)
@@ -58,17 +59,17 @@ def test_gini_w_most_unfair_is_exact_and_most_fair_is_exact_when_km_le_n(m, n, k
 
 def test_gini_w_fairest_is_above_zero_when_km_exceeds_n():
     # C4 (L1254): k = n = 3, m = 2 spans [0.0373, 0.156] although n divides km
-    assert bounds.exhaustive("Gini-w_ori", 2, 3, 3) == pytest.approx((0.0372514, 0.1564262), abs=5e-8)
-    low, high = bounds.exhaustive("Gini-w_our", 2, 3, 3)
+    assert search.exhaustive("Gini-w_ori", 2, 3, 3) == pytest.approx((0.0372514, 0.1564262), abs=5e-8)
+    low, high = search.exhaustive("Gini-w_our", 2, 3, 3)
     assert high == 1.0 and low == pytest.approx(0.0372514 / 0.1564262, abs=1e-6)
     for m, n, k in [(3, 4, 2), (2, 5, 3), (3, 5, 2)]:
-        assert bounds.exhaustive("Gini-w_ori", m, n, k)[0] > 0.01
+        assert search.exhaustive("Gini-w_ori", m, n, k)[0] > 0.01
 
 
 @pytest.mark.parametrize("m, n, k", [(m, n, k) for m in range(1, 7) for n in range(1, 6)
                                      for k in range(1, min(n, 3) + 1)])
 def test_fsat_true_minimum_is_the_exhaustive_minimum(m, n, k):
-    low, high = bounds.exhaustive("FSat_ori", m, n, k)
+    low, high = search.exhaustive("FSat_ori", m, n, k)
     assert low == pytest.approx(bounds.fsat_true_minimum(m, n, k), abs=EXACT)
     assert high == bounds.fsat_most_fair(m, n, k) == 1.0
     if k * m >= n:
@@ -79,8 +80,8 @@ def test_fsat_true_minimum_is_the_exhaustive_minimum(m, n, k):
 
 def test_fsat_thesis_minimum_is_not_the_true_minimum():
     assert bounds.fsat_most_unfair(6, 3, 2) == pytest.approx(2 / 3)
-    assert bounds.exhaustive("FSat_ori", 6, 3, 2) == pytest.approx((1 / 3, 1.0))
-    assert bounds.exhaustive("FSat_our", 6, 3, 2) == pytest.approx((-1.0, 1.0))
+    assert search.exhaustive("FSat_ori", 6, 3, 2) == pytest.approx((1 / 3, 1.0))
+    assert search.exhaustive("FSat_our", 6, 3, 2) == pytest.approx((-1.0, 1.0))
     below = [(m, n, k) for m in range(1, 7) for n in range(2, 6) for k in range(1, n)
              if bounds.fsat_true_minimum(m, n, k) < k / n - EXACT]
     assert (6, 3, 2) in below and len(below) > 5
@@ -89,18 +90,18 @@ def test_fsat_thesis_minimum_is_not_the_true_minimum():
 @pytest.mark.parametrize("name, m, n, k", [("Jain_our", 3, 4, 2), ("QF_our", 2, 5, 2), ("Ent_our", 3, 4, 2),
                                            ("Gini_our", 3, 5, 2), ("Gini-w_our", 2, 5, 2), ("FSat_our", 3, 4, 2)])
 def test_corrected_exhaustive_range_is_the_unit_interval(name, m, n, k):
-    assert bounds.exhaustive(name, m, n, k) == pytest.approx((0.0, 1.0), abs=EXACT)
+    assert search.exhaustive(name, m, n, k) == pytest.approx((0.0, 1.0), abs=EXACT)
 
 
 def test_corrected_exhaustive_refuses_an_empty_range():
     with pytest.raises(ValueError, match="k == n_items"):
-        bounds.exhaustive("Jain_our", 2, 3, 3)
+        search.exhaustive("Jain_our", 2, 3, 3)
 
 
 @pytest.mark.parametrize("m, n, k", [p for p in GRID if p[2] >= 2 or p[0] >= 2])
 @pytest.mark.parametrize("beta", [0.0, 0.3])
 def test_vocd_upper_bound_holds_and_zero_is_reached(m, n, k, beta):
-    low, high = bounds.exhaustive("VoCD", m, n, k, beta=beta)
+    low, high = search.exhaustive("VoCD", m, n, k, beta=beta)
     if math.isnan(high):       # |A| = 0 everywhere (e.g. n = 1)
         assert n == 1 or (k == 1 and n == 1)
         return
@@ -110,37 +111,37 @@ def test_vocd_upper_bound_holds_and_zero_is_reached(m, n, k, beta):
 
 def test_vocd_upper_bound_is_not_reached_with_all_pairs_similar():
     # alpha = 2 and >= 3 shown items: the bound (m-1)/m is strictly above the largest VoCD
-    assert bounds.exhaustive("VoCD", 3, 4, 2)[1] < bounds.vocd_upper_bound(3) - 0.1
+    assert search.exhaustive("VoCD", 3, 4, 2)[1] < bounds.vocd_upper_bound(3) - 0.1
 
 
 @pytest.mark.parametrize("m, n, k", GRID)
 @pytest.mark.parametrize("gamma", [0.5, 0.8])
 def test_iid_is_constant_and_bounds_aid_in_one_round(m, n, k, gamma):
     constant = bounds.iid_single_round(n, k, gamma)
-    assert bounds.exhaustive("II-D", m, n, k, gamma=gamma) == pytest.approx((constant, constant), abs=1e-15)
-    low, high = bounds.exhaustive("AI-D", m, n, k, gamma=gamma)
+    assert search.exhaustive("II-D", m, n, k, gamma=gamma) == pytest.approx((constant, constant), abs=1e-15)
+    low, high = search.exhaustive("AI-D", m, n, k, gamma=gamma)
     assert high == pytest.approx(constant, abs=1e-15) and low >= 0.0
 
 
 @pytest.mark.parametrize("m, n, k, rounds", [(2, 3, 1, 2), (2, 3, 2, 2), (2, 4, 1, 3), (3, 3, 1, 2)])
 def test_multi_round_maximum_of_iid_and_aid_is_the_single_round_constant(m, n, k, rounds):
     constant = bounds.iid_single_round(n, k)
-    assert bounds.exhaustive("II-D", m, n, k, rounds=rounds)[1] == pytest.approx(constant, abs=1e-15)
-    assert bounds.exhaustive("AI-D", m, n, k, rounds=rounds)[1] == pytest.approx(constant, abs=1e-15)
+    assert search.exhaustive("II-D", m, n, k, rounds=rounds)[1] == pytest.approx(constant, abs=1e-15)
+    assert search.exhaustive("AI-D", m, n, k, rounds=rounds)[1] == pytest.approx(constant, abs=1e-15)
 
 
 def test_thesis_iid_aid_examples():
-    assert bounds.exhaustive("II-D", 2, 3, 1)[0] == pytest.approx(2 / 9)                       # T3
-    assert bounds.exhaustive("AI-D", 2, 3, 1)[0] == pytest.approx(1 / 18)
-    assert bounds.exhaustive("II-D", 2, 5, 1, rounds=2)[0] == pytest.approx(0.06)              # T4
-    assert bounds.exhaustive("AI-D", 2, 5, 1, rounds=2)[0] == pytest.approx(0.01)
-    assert bounds.exhaustive("II-D", 2, 3, 2, rounds=2) == pytest.approx((0.02, 0.186667), abs=5e-7)   # T6
-    assert bounds.exhaustive("AI-D", 2, 3, 2, rounds=2) == pytest.approx((0.005, 0.186667), abs=5e-7)
+    assert search.exhaustive("II-D", 2, 3, 1)[0] == pytest.approx(2 / 9)                       # T3
+    assert search.exhaustive("AI-D", 2, 3, 1)[0] == pytest.approx(1 / 18)
+    assert search.exhaustive("II-D", 2, 5, 1, rounds=2)[0] == pytest.approx(0.06)              # T4
+    assert search.exhaustive("AI-D", 2, 5, 1, rounds=2)[0] == pytest.approx(0.01)
+    assert search.exhaustive("II-D", 2, 3, 2, rounds=2) == pytest.approx((0.02, 0.186667), abs=5e-7)   # T6
+    assert search.exhaustive("AI-D", 2, 3, 2, rounds=2) == pytest.approx((0.005, 0.186667), abs=5e-7)
 
 
 def test_multi_round_gini_bounds_are_those_of_m_times_w_users():
-    assert bounds.exhaustive("Gini_ori", 2, 4, 1, rounds=2) == pytest.approx(bounds.exhaustive("Gini_ori", 4, 4, 1))
-    assert bounds.exhaustive("Gini_our", 1, 4, 1, rounds=3) == pytest.approx((0.0, 1.0), abs=EXACT)
+    assert search.exhaustive("Gini_ori", 2, 4, 1, rounds=2) == pytest.approx(search.exhaustive("Gini_ori", 4, 4, 1))
+    assert search.exhaustive("Gini_our", 1, 4, 1, rounds=3) == pytest.approx((0.0, 1.0), abs=EXACT)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -149,28 +150,28 @@ def test_multi_round_gini_bounds_are_those_of_m_times_w_users():
 
 
 def test_count_configurations():
-    assert bounds.count_configurations("Jain_ori", 2, 4, 2) == math.comb(6 + 1, 2)
-    assert bounds.count_configurations("Gini-w_ori", 2, 3, 3) == 21
-    assert bounds.count_configurations("II-D", 2, 3, 2, rounds=2) == math.comb(math.comb(7, 2) + 1, 2)
+    assert search.count_configurations("Jain_ori", 2, 4, 2) == math.comb(6 + 1, 2)
+    assert search.count_configurations("Gini-w_ori", 2, 3, 3) == 21
+    assert search.count_configurations("II-D", 2, 3, 2, rounds=2) == math.comb(math.comb(7, 2) + 1, 2)
 
 
 def test_exhaustive_refuses_a_large_space_and_states_the_count():
-    count = bounds.count_configurations("Gini-w_ori", 10, 8, 4)
+    count = search.count_configurations("Gini-w_ori", 10, 8, 4)
     with pytest.raises(ValueError, match=f"{count:,}"):
-        bounds.exhaustive("Gini-w_ori", 10, 8, 4)
+        search.exhaustive("Gini-w_ori", 10, 8, 4)
     with pytest.raises(ValueError, match="exceeds max_configurations=10"):
-        bounds.exhaustive("Jain_ori", 3, 5, 2, max_configurations=10)
+        search.exhaustive("Jain_ori", 3, 5, 2, max_configurations=10)
 
 
 def test_exhaustive_rejects_bad_requests():
     with pytest.raises(ValueError, match="single-round"):
-        bounds.exhaustive("Jain_ori", 2, 3, 1, rounds=2)
+        search.exhaustive("Jain_ori", 2, 3, 1, rounds=2)
     with pytest.raises(ValueError, match="exhaustive search knows"):
-        bounds.exhaustive("NDCG", 2, 3, 1)
+        search.exhaustive("NDCG", 2, 3, 1)
     with pytest.raises(ValueError, match="parameters"):
-        bounds.exhaustive("Jain_ori", 2, 3, 1, gamma=0.5)
+        search.exhaustive("Jain_ori", 2, 3, 1, gamma=0.5)
     with pytest.raises(ValueError, match="alpha = 2"):
-        bounds.exhaustive("VoCD", 2, 3, 1, alpha=1.0)
+        search.exhaustive("VoCD", 2, 3, 1, alpha=1.0)
 
 
 # ----------------------------------------------------------------------------------------------

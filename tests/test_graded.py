@@ -14,9 +14,9 @@ import pytest
 
 import recfair as rf
 from _reference import loop_hd
-from recfair import joint_bounds as jb
+from recfair.joint import bounds as jb
 from recfair.registry import REGISTRY
-from recfair.synthetic_joint import fairest_ranking, unfairest_ranking
+from recfair.joint.generators import fairest_ranking, unfairest_ranking
 
 
 def _one_user(grades_by_rank, k):

@@ -13,8 +13,8 @@ from hypothesis import strategies as st
 from scipy.spatial.distance import pdist
 
 import recfair as rf
-from recfair import bounds
-from recfair import item_exposure as ie
+from recfair.item_exposure import bounds, search
+from recfair.item_exposure import measures as ie
 from recfair.registry import REGISTRY, names
 
 KEYS = ["Jain_ori", "Jain_our", "QF_ori", "QF_our", "Ent_ori", "Ent_our", "Gini_ori", "Gini_our",
@@ -45,8 +45,8 @@ def balanced_top_k(m, n, k):
     return (np.arange(m)[:, None] * k + np.arange(k)[None, :]) % n
 
 
-def random_top_k(rng, m, n, k):
-    return np.argsort(rng.random((m, n)), axis=1)[:, :k]
+def random_top_k(m, n, k, *, seed):
+    return np.argsort(seed.random((m, n)), axis=1)[:, :k]
 
 
 def _quiet(func, *args, **kwargs):
@@ -76,14 +76,14 @@ def test_T3_iid_aid_single_round_k1():
         assert rf.ii_disparity(top_k, n_items=3) == pytest.approx(2 / 9, abs=1e-15)
     assert rf.ai_disparity([[0], [1]], n_items=3) == pytest.approx(1 / 18, abs=1e-15)
     assert rf.ai_disparity([[1], [1]], n_items=3) == pytest.approx(2 / 9, abs=1e-15)
-    assert bounds.exhaustive("II-D", 2, 3, 1) == pytest.approx((2 / 9, 2 / 9), abs=1e-15)
-    assert bounds.exhaustive("AI-D", 2, 3, 1) == pytest.approx((1 / 18, 2 / 9), abs=1e-15)
+    assert search.exhaustive("II-D", 2, 3, 1) == pytest.approx((2 / 9, 2 / 9), abs=1e-15)
+    assert search.exhaustive("AI-D", 2, 3, 1) == pytest.approx((1 / 18, 2 / 9), abs=1e-15)
 
 
 def test_T4_iid_aid_two_rounds_k1():
     # k = 1, m = 2, W = 2, n = 5: min II-D 0.06 and min AI-D 0.01; both at most 0.16
-    assert bounds.exhaustive("II-D", 2, 5, 1, rounds=2) == pytest.approx((0.06, 0.16), abs=1e-15)
-    assert bounds.exhaustive("AI-D", 2, 5, 1, rounds=2) == pytest.approx((0.01, 0.16), abs=1e-15)
+    assert search.exhaustive("II-D", 2, 5, 1, rounds=2) == pytest.approx((0.06, 0.16), abs=1e-15)
+    assert search.exhaustive("AI-D", 2, 5, 1, rounds=2) == pytest.approx((0.01, 0.16), abs=1e-15)
     top_k = [[0], [2]]
     rounds = [[[0], [2]], [[1], [3]]]               # every user sees two items, four distinct in all
     assert rf.ii_disparity(top_k, n_items=5, rounds=rounds) == pytest.approx(0.06, abs=1e-15)
@@ -98,23 +98,23 @@ def test_T5_one_item_gets_one_more_slot_when_n_does_not_divide_km():
     assert Fraction(rf.jain_index(fair, n_items=n)).limit_denominator(100) == Fraction(8, 9)
     assert Fraction(rf.gini_index(fair, n_items=n)).limit_denominator(100) == Fraction(1, 6)
     assert rf.jain_index_corrected(fair, n_items=n) == 1.0 and rf.gini_index_corrected(fair, n_items=n) == 0.0
-    assert bounds.exhaustive("Jain_ori", m, n, k)[1] == pytest.approx(8 / 9)
+    assert search.exhaustive("Jain_ori", m, n, k)[1] == pytest.approx(8 / 9)
 
 
 def test_T6_iid_aid_two_rounds_k2_n3():
     constant = bounds.iid_single_round(3, 2, 0.8)
     assert constant == pytest.approx(0.186667, abs=5e-7)
-    assert bounds.exhaustive("II-D", 2, 3, 2, rounds=2) == pytest.approx((0.02, constant), abs=1e-15)
-    assert bounds.exhaustive("AI-D", 2, 3, 2, rounds=2) == pytest.approx((0.005, constant), abs=1e-15)
+    assert search.exhaustive("II-D", 2, 3, 2, rounds=2) == pytest.approx((0.02, constant), abs=1e-15)
+    assert search.exhaustive("AI-D", 2, 3, 2, rounds=2) == pytest.approx((0.005, constant), abs=1e-15)
     # one round: II-D is constant, AI-D spans [0.02, 0.1867]
-    assert bounds.exhaustive("II-D", 2, 3, 2) == pytest.approx((constant, constant), abs=1e-15)
-    assert bounds.exhaustive("AI-D", 2, 3, 2) == pytest.approx((0.02, constant), abs=1e-15)
+    assert search.exhaustive("II-D", 2, 3, 2) == pytest.approx((constant, constant), abs=1e-15)
+    assert search.exhaustive("AI-D", 2, 3, 2) == pytest.approx((0.02, constant), abs=1e-15)
 
 
 def test_T7_gini_w_extremes_at_k_equal_n():
     assert rf.gini_index_weighted([[0, 1, 2], [2, 1, 0]], n_items=3) == pytest.approx(0.0372514, abs=5e-8)
     assert rf.gini_index_weighted([[0, 1, 2], [0, 1, 2]], n_items=3) == pytest.approx(0.1564262, abs=5e-8)
-    lo, hi = bounds.exhaustive("Gini-w_ori", 2, 3, 3)
+    lo, hi = search.exhaustive("Gini-w_ori", 2, 3, 3)
     assert (lo, hi) == pytest.approx((0.0372514, 0.1564262), abs=5e-8)
     assert hi == pytest.approx(bounds.gini_w_most_unfair(2, 3, 3), abs=1e-15)
 
@@ -165,7 +165,7 @@ def test_T12_vocd_depends_on_the_item_representation(beta):
 @pytest.mark.parametrize("m, n, k", [(3, 5, 1), (4, 6, 2), (2, 4, 3)])
 def test_T13_gini_one_is_out_of_reach(m, n, k):
     assert rf.gini_index(most_unfair_top_k(m, n, k), n_items=n) == pytest.approx(1 - k / n)
-    largest = bounds.exhaustive("Gini_ori", m, n, k)[1]
+    largest = search.exhaustive("Gini_ori", m, n, k)[1]
     assert largest == pytest.approx(1 - k / n) and largest < 1
 
 
@@ -305,7 +305,7 @@ def test_vocd_sorted_counts_formula_matches_pdist(counts, beta):
 
 def test_vocd_through_the_measure_matches_pdist_on_a_run():
     rng = np.random.default_rng(3)
-    top = random_top_k(rng, 200, 60, 5)
+    top = random_top_k(200, 60, 5, seed=rng)
     counts = np.bincount(top.ravel(), minlength=60)
     for beta in (0.0, 0.3):
         assert rf.vocd(top, n_items=60, beta=beta) == pytest.approx(_vocd_bruteforce(counts, beta), abs=1e-12)
@@ -315,7 +315,7 @@ def test_vocd_through_the_measure_matches_pdist_on_a_run():
 def test_vocd_with_features_matches_pairwise_definition(alpha):
     rng = np.random.default_rng(4)
     n, d = 40, 3
-    top = random_top_k(rng, 30, n, 4)
+    top = random_top_k(30, n, 4, seed=rng)
     feats = rng.normal(size=(n, d))
     feats[5] = feats[7] * 2.0                     # identical direction: distance 0
     counts = np.bincount(top.ravel(), minlength=n)
@@ -341,7 +341,7 @@ def test_vocd_with_features_matches_pairwise_definition(alpha):
 
 def test_vocd_alpha_two_ignores_features_and_equals_all_pairs():
     rng = np.random.default_rng(5)
-    top = random_top_k(rng, 25, 30, 3)
+    top = random_top_k(25, 30, 3, seed=rng)
     feats = rng.normal(size=(30, 4))
     assert rf.vocd(top, n_items=30, item_features=feats) == rf.vocd(top, n_items=30)
 
@@ -362,7 +362,7 @@ def _dense_exposure(rounds, n, gamma):
 def test_iid_aid_match_the_dense_definition(n_rounds, gamma):
     rng = np.random.default_rng(n_rounds)
     m, n, k = 7, 9, 3
-    rounds = np.stack([random_top_k(rng, m, n, k) for _ in range(n_rounds)])
+    rounds = np.stack([random_top_k(m, n, k, seed=rng) for _ in range(n_rounds)])
     e = _dense_exposure(rounds, n, gamma)
     e_rand = (1 - gamma**k) / (n * (1 - gamma))
     iid = rf.ii_disparity(rounds[0], n_items=n, gamma=gamma, rounds=rounds)
@@ -374,7 +374,7 @@ def test_iid_aid_match_the_dense_definition(n_rounds, gamma):
 
 def test_iid_is_constant_in_one_round():
     rng = np.random.default_rng(6)
-    values = {round(rf.ii_disparity(random_top_k(rng, 11, 13, 4), n_items=13), 15) for _ in range(5)}
+    values = {round(rf.ii_disparity(random_top_k(11, 13, 4, seed=rng), n_items=13), 15) for _ in range(5)}
     assert len(values) == 1
     assert values.pop() == pytest.approx(bounds.iid_single_round(13, 4), abs=1e-15)
 
@@ -388,7 +388,7 @@ def _gini_pairwise(x):
 def test_gini_matches_the_mean_absolute_difference_form(seed):
     rng = np.random.default_rng(seed)
     n, k = 20, 4
-    rounds = np.stack([random_top_k(rng, 15, n, k) for _ in range(2)])
+    rounds = np.stack([random_top_k(15, n, k, seed=rng) for _ in range(2)])
     counts = np.bincount(rounds.ravel(), minlength=n)
     assert rf.gini_index(rounds[0], n_items=n, rounds=rounds) == pytest.approx(_gini_pairwise(counts), abs=1e-14)
     weights = 1 / np.log2(np.arange(2, k + 2))
@@ -402,7 +402,7 @@ def test_gini_matches_the_mean_absolute_difference_form(seed):
 
 def test_rounds_act_like_more_users_for_gini():
     rng = np.random.default_rng(8)
-    rounds = np.stack([random_top_k(rng, 6, 10, 3) for _ in range(3)])
+    rounds = np.stack([random_top_k(6, 10, 3, seed=rng) for _ in range(3)])
     stacked = rounds.reshape(-1, 3)
     for with_rounds, plain in [(rf.gini_index_corrected, rf.gini_index_corrected),
                                (rf.gini_index_weighted_corrected, rf.gini_index_weighted_corrected)]:
@@ -415,7 +415,7 @@ def test_entropy_base_and_definitions():
     assert rf.item_entropy(top, n_items=4, base=2) == pytest.approx(2.0)
     assert rf.item_entropy(top, n_items=4, base=2) == rf.item_entropy_defined(top, n_items=4, base=2)
     rng = np.random.default_rng(9)
-    top = random_top_k(rng, 5, 12, 3)
+    top = random_top_k(5, 12, 3, seed=rng)
     assert rf.item_entropy_corrected(top, n_items=12, base=2) == rf.item_entropy_corrected(top, n_items=12)
 
 
@@ -464,7 +464,7 @@ def test_corrected_measures_hit_zero_and_one_at_the_extremes(point):
 @given(mnk, st.integers(0, 2**32 - 1))
 def test_corrected_stay_in_unit_interval_except_fsat(point, seed):
     m, n, k = point
-    top = random_top_k(np.random.default_rng(seed), m, n, k)
+    top = random_top_k(m, n, k, seed=np.random.default_rng(seed))
     for key in ["Jain_our", "QF_our", "Ent_our", "Gini_our", "Gini-w_our"]:
         assert 0.0 <= FUNCS[key](top, n_items=n) <= 1.0, key
     fsat = rf.fraction_satisfied_corrected(top, n_items=n)
@@ -475,7 +475,7 @@ def test_corrected_stay_in_unit_interval_except_fsat(point, seed):
 def test_fsat_corrected_goes_below_zero_and_reaches_its_true_minimum():
     top = [[0, 1]] * 3 + [[0, 2]] * 3
     assert rf.fraction_satisfied_corrected(top, n_items=3) == pytest.approx(-1.0)
-    assert bounds.exhaustive("FSat_our", 6, 3, 2)[0] == pytest.approx(-1.0)
+    assert search.exhaustive("FSat_our", 6, 3, 2)[0] == pytest.approx(-1.0)
 
 
 @settings(max_examples=40, deadline=None)
@@ -483,7 +483,7 @@ def test_fsat_corrected_goes_below_zero_and_reaches_its_true_minimum():
 def test_invariant_to_user_order_and_item_relabelling(point, seed):
     m, n, k = point
     rng = np.random.default_rng(seed)
-    top = random_top_k(rng, m, n, k)
+    top = random_top_k(m, n, k, seed=rng)
     users, relabel = rng.permutation(m), rng.permutation(n)
     for func in ALL_FUNCS:
         base = _quiet(func, top, n_items=n, on_undefined="nan")
@@ -495,7 +495,7 @@ def test_invariant_to_user_order_and_item_relabelling(point, seed):
 @given(mnk, st.integers(0, 2**32 - 1))
 def test_set_based_measures_ignore_the_order_within_lists(point, seed):
     m, n, k = point
-    top = random_top_k(np.random.default_rng(seed), m, n, k)
+    top = random_top_k(m, n, k, seed=np.random.default_rng(seed))
     for key in ["Jain_ori", "Jain_our", "QF_ori", "QF_our", "Ent_our", "Gini_ori", "Gini_our", "FSat_ori",
                 "FSat_our", "VoCD", "II-D"]:
         assert FUNCS[key](top[:, ::-1], n_items=n, on_undefined="nan") == pytest.approx(
@@ -509,7 +509,7 @@ def test_corrected_is_a_strictly_increasing_map_of_the_original(key, m, n, k):
     runs = [most_unfair_top_k(m, n, k), balanced_top_k(m, n, k)]
     for _ in range(60):   # draw from pools of varying size, so that concentration varies
         pool = rng.permutation(n)[: rng.integers(k, n + 1)]
-        runs.append(pool[random_top_k(rng, m, pool.size, k)])
+        runs.append(pool[random_top_k(m, pool.size, k, seed=rng)])
     ori = np.array([ORIGINAL_FUNCS[CORRECTED[key]](t, n_items=n) for t in runs])
     our = np.array([FUNCS[key](t, n_items=n) for t in runs])
     order = np.argsort(ori, kind="stable")
@@ -701,7 +701,7 @@ def test_registry_achievable_matches_the_extreme_lists(m, n, k):
 def test_evaluate_matches_the_public_functions_and_passes_options():
     rng = np.random.default_rng(11)
     m, n, k = 40, 30, 4
-    rounds = np.stack([random_top_k(rng, m, n, k) for _ in range(3)])
+    rounds = np.stack([random_top_k(m, n, k, seed=rng) for _ in range(3)])
     top = rounds[0]
     feats = rng.normal(size=(n, 5))
     got = rf.evaluate(top, n, KEYS, on_undefined="nan", rounds=rounds, item_features=feats, gamma=0.5, beta=0.1,

@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 
 import recfair as rf
-from recfair.joint_bounds import iaa_attention
-from recfair import joint
-from recfair import joint_bounds as jb
+from recfair.joint.bounds import iaa_attention
+from recfair.joint import measures as joint
+from recfair.joint import bounds as jb
 from recfair._validation import UndefinedMeasureError, UndefinedMeasureWarning
 from recfair.examination import dcg, inverse
 from recfair.run import Run
@@ -223,7 +223,7 @@ def test_t7_mme_ibo_iwo_k_n_3_m_2():
 def test_mme_and_impacts_match_brute_force(monkeypatch):
     rng = np.random.default_rng(3)
     m, n, k = 12, 9, 3
-    top = rf.synthetic.random_top_k(rng, m, n, k)
+    top = rf.synthetic.random_top_k(m, n, k, seed=rng)
     rel = (rng.random((m, n)) < 0.3)
     inv = np.zeros((m, n))
     for u in range(m):
@@ -242,7 +242,7 @@ def test_mme_and_impacts_match_brute_force(monkeypatch):
 def test_ii_f_ai_f_match_dense():
     rng = np.random.default_rng(4)
     m, n, k, g = 10, 12, 4, 0.7
-    top = rf.synthetic.random_top_k(rng, m, n, k)
+    top = rf.synthetic.random_top_k(m, n, k, seed=rng)
     rel = rng.random((m, n)) < 0.25
     rel[0] = False                                          # a user with no relevant item: target 0
     E = np.zeros((m, n))
@@ -291,7 +291,7 @@ def test_ifd_corrected_hit_0_and_1():
 def test_corrected_in_unit_interval_on_random_runs(key):
     rng = np.random.default_rng(5)
     for n, k in [(6, 3), (9, 9), (30, 5)]:
-        top = rf.synthetic.random_top_k(rng, 40, n, k)
+        top = rf.synthetic.random_top_k(40, n, k, seed=rng)
         rel = rng.random((40, n)) < 0.4
         rel[:, 0] = True                                   # nobody without a relevant item
         rel[0, :] = True                                   # one user with every item relevant: left out

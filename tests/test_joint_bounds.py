@@ -1,8 +1,8 @@
 """Per-user bounds of the Paper 3 relevance-aware measures, checked by brute force.
 
 The measures are recomputed here from their definitions (p2.md §3, p3.md §2), item by item and
-pair by pair, without recfair.joint, and compared with recfair.joint_bounds (closed forms,
-identities, exact searches) and recfair.synthetic_joint (the generators) on every ranking of
+pair by pair, without recfair.joint, and compared with recfair.joint.bounds (closed forms,
+identities, exact searches) and recfair.joint.generators (the generators) on every ranking of
 tiny catalogues. The thesis's slips found this way are pinned as regression tests.
 """
 
@@ -17,8 +17,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recfair import examination
-from recfair import joint_bounds as jb
-from recfair.synthetic_joint import extreme_ranking, fairest_ranking, unfairest_ranking
+from recfair.joint import bounds as jb
+from recfair.joint.generators import extreme_ranking, fairest_ranking, unfairest_ranking
 
 # ----------------------------------------------------------------------------- reference measures
 # literal definitions on a relevance vector in rank order (rel[p-1] = relevance at position p)
@@ -405,8 +405,8 @@ def test_validation_errors():
 # ----------------------------------------------------------------------------- sympy derivations
 
 sp = pytest.importorskip("sympy")
-from recfair.derivations import joint as dj  # noqa: E402
-from recfair.derivations._core import check_against  # noqa: E402
+from recfair.joint import derivations as dj  # noqa: E402
+from recfair.symbolic import check_against  # noqa: E402
 
 NKR_GRID = [(nn, kk, RR) for nn in range(2, 16) for kk in range(1, nn + 1) for RR in range(1, nn)]
 

@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 import recfair as rf
-from recfair import synthetic as syn
-from recfair._legacy_sort import _heapsort, numpy_legacy_argsort
+from recfair.item_exposure import generators
+from recfair.joint._legacy_sort import _heapsort, numpy_legacy_argsort
 
 # Produced once with numpy 1.23.5 (np.argsort(values) and np.argsort(values, kind="heapsort")).
 FIXTURE = json.loads((Path(__file__).parent / "data" / "numpy_1_23_argsort.json").read_text())
@@ -50,7 +50,7 @@ def test_sorts_and_rejects_nan():
 
 def _insertion_run(step, m=1000, n=10_000, k=10):
     """Paper 2's insertion study after `step` replacements (p2 §6.4)."""
-    return syn.insertion_top_k(m, n, k, step), syn.insertion_relevant(m, n, k)
+    return generators.insertion_top_k(m, n, k, step), generators.insertion_relevant(m, n, k)
 
 
 @pytest.mark.parametrize("step, published, stable", [(1, 0.270473, 0.820933), (2, 0.240304, 0.820933)])

@@ -72,7 +72,7 @@ def test_get_and_table():
 
 
 def test_guideline_marks_cover_every_joint_measure():
-    from recfair.guidelines import FACTORS, guideline_table
+    from recfair.joint.guidelines import FACTORS, guideline_table
 
     joint = [s for s in SPECS if s.family == "joint"]
     assert joint and all(s.guidelines is not None and len(s.guidelines) == len(FACTORS) for s in joint)

@@ -6,26 +6,26 @@ from recfair.synthetic import random_relevant, random_top_k
 
 @pytest.mark.parametrize("m, n, k", [(50, 1000, 10), (20, 12, 5), (5, 3, 3)])
 def test_random_top_k_distinct_and_reproducible(m, n, k):
-    top = random_top_k(7, m, n, k)
+    top = random_top_k(m, n, k, seed=7)
     assert top.shape == (m, k) and top.min() >= 0 and top.max() < n
     assert all(len(set(row)) == k for row in top)
-    assert np.array_equal(top, random_top_k(7, m, n, k))
+    assert np.array_equal(top, random_top_k(m, n, k, seed=7))
 
 
 def test_random_top_k_roughly_uniform():
-    top = random_top_k(0, 20000, 50, 5)
+    top = random_top_k(20000, 50, 5, seed=0)
     counts = np.bincount(top.ravel(), minlength=50)
     assert counts.min() > 0.9 * counts.mean() and counts.max() < 1.1 * counts.mean()
 
 
 def test_random_relevant():
-    rel = random_relevant(0, 1000, 500, mean=10)
+    rel = random_relevant(1000, 500, mean=10, seed=0)
     per_user = np.diff(rel.indptr)
     assert per_user.min() >= 1 and abs(per_user.mean() - 10) < 0.5
     with pytest.raises(ValueError, match="mean must be"):
-        random_relevant(0, 3, 5, mean=0)
-    with pytest.raises(TypeError, match="rng"):
-        random_top_k("x", 3, 5, 2)
+        random_relevant(3, 5, mean=0, seed=0)
+    with pytest.raises(TypeError, match="seed"):
+        random_top_k(3, 5, 2, seed="x")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -38,7 +38,7 @@ import scipy.sparse as sp
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from recfair.synthetic import (
+from recfair.item_exposure.generators import (
     insertion_relevant,
     insertion_steps,
     insertion_top_k,
@@ -261,7 +261,7 @@ def test_nonrepeatable_validation():
 # sliding windows --------------------------------------------------------------------------
 
 def test_sliding_windows_thesis_default():
-    top = random_top_k(0, 30, 100, 10)
+    top = random_top_k(30, 100, 10, seed=0)
     wins = sliding_windows(top)
     assert [s for s, _ in wins] == [0, 1, 2, 3, 4]  # ranks 1-5 ... 5-9; rank 10 never used
     for s, w in wins:
@@ -433,8 +433,9 @@ def test_insertion_larger_catalogue_and_validation():
 
 def test_fewest_satisfied_attains_the_true_minimum():
     import recfair as rf
-    from recfair.bounds import exhaustive, fsat_true_minimum
-    from recfair.synthetic import fewest_satisfied_top_k
+    from recfair.item_exposure.bounds import fsat_true_minimum
+    from recfair.item_exposure.generators import fewest_satisfied_top_k
+    from recfair.item_exposure.search import exhaustive
 
     for m, n, k in [(6, 3, 2), (5, 4, 3), (4, 5, 3), (20, 100, 10), (1859, 2823, 10)]:
         top = fewest_satisfied_top_k(m, n, k)

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from recfair import synthetic, thesis
+from recfair import thesis
+from recfair.item_exposure import generators
 from recfair.evaluate import evaluate
 
 
@@ -40,7 +41,7 @@ def test_insertion_claims_hold_for_the_generator(measure):
     claims = thesis.paper1_insertion_claims().set_index("measure")
     m, k = 1000, 10
     n = m * k
-    top = synthetic.insertion_top_k(m, n, k, round(claims.loc[measure, "P"] * k))
+    top = generators.insertion_top_k(m, n, k, round(claims.loc[measure, "P"] * k))
     scores = evaluate(top, n, [f"{measure}_ori", f"{measure}_our"])
     for value in scores.values():
         assert value == pytest.approx(claims.loc[measure, "value"], abs=1e-3)

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from recfair import bounds  # noqa: E402
+from recfair.item_exposure import bounds  # noqa: E402
 from recfair.plotting import plot_fsat_range  # noqa: E402
 
 

@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from recfair import joint_bounds  # noqa: E402
+from recfair.joint import bounds as joint_bounds  # noqa: E402
 from recfair.plotting import ifd_nonlocal_scores, plot_ifd_nonlocal  # noqa: E402
 
 

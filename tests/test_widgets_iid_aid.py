@@ -8,7 +8,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from recfair.bounds import iid_single_round  # noqa: E402
+from recfair.item_exposure.bounds import iid_single_round  # noqa: E402
 from recfair.plotting import plot_iid_constant  # noqa: E402
 
 

@@ -1,5 +1,5 @@
 r"""The formulas shared by the joint measures (:mod:`recfair.joint`) and their per-user bounds
-(:mod:`recfair.joint_bounds`); each lives here once.
+(:mod:`recfair.joint.bounds`); each lives here once.
 
 Everything is vectorised over users. Per-user item values are passed in CSR order: a flat
 array ``values`` with row pointer ``indptr`` (user ``u`` owns ``values[indptr[u]:indptr[u+1]]``).
@@ -9,8 +9,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_positive_int
-from .examination import weights
+from .._validation import check_positive_int
+from ..examination import weights
 
 # --------------------------------------------------------------------------- exposures and targets
 

@@ -10,7 +10,7 @@ the **whole catalogue**, recommended or not. No measure here uses relevance. The
 
 Each measure has an original version (as published) and, where the thesis gives one, a
 ``_corrected`` version: min-max rescaled to the scores of the most unfair and most fair
-recommendations achievable with :math:`km` slots (:mod:`recfair.bounds`). Corrected scores
+recommendations achievable with :math:`km` slots (:mod:`recfair.item_exposure.bounds`). Corrected scores
 within 1e-12 of 0 or 1 are snapped to exactly 0 or 1 and never clipped, so the corrected
 FSat can be negative (the thesis's minimum ``k/n`` is not the true minimum).
 
@@ -34,10 +34,10 @@ import numbers
 import numpy as np
 
 from . import bounds as _b
-from ._docs import ON_UNDEFINED, ROUNDS, doc_filler
-from ._validation import check_on_undefined, check_top_k, undefined
-from .examination import check_gamma
-from .examination import dcg as _dcg_weights
+from .._docs import ON_UNDEFINED, ROUNDS, doc_filler
+from .._validation import check_on_undefined, check_top_k, undefined
+from ..examination import check_gamma
+from ..examination import dcg as _dcg_weights
 
 __all__ = [
     "jain_index", "jain_index_corrected",

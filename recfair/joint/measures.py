@@ -53,15 +53,15 @@ from collections import OrderedDict
 import numpy as np
 import scipy.sparse as sp
 
-from ._docs import ON_UNDEFINED, ROUNDS, doc_filler
-from ._validation import check_on_undefined, undefined
-from .examination import check_gamma
-from .examination import dcg as _dcg
-from .examination import inverse as _inverse
-from .examination import rbp as _rbp
-from . import _joint_core as core
+from .._docs import ON_UNDEFINED, ROUNDS, doc_filler
+from .._validation import check_on_undefined, undefined
+from ..examination import check_gamma
+from ..examination import dcg as _dcg
+from ..examination import inverse as _inverse
+from ..examination import rbp as _rbp
+from . import _core as core
 from ._legacy_sort import numpy_legacy_argsort
-from .run import Run, locate
+from ..run import Run, locate
 
 __all__ = [
     "inequity_of_amortized_attention", "inequity_of_amortized_attention_corrected",

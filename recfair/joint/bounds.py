@@ -4,7 +4,7 @@ The corrected measures of Paper 3 (IAA, IFD÷, IFD×, II-F) rescale each user's 
 lowest and highest score that user could get, given *how many* items are relevant to them.
 This module computes those two numbers, the rankings that reach them, and an exhaustive
 search over every ranking of a tiny catalogue to check both (plain Python and NumPy; sympy
-derivations of the same formulas live in :mod:`recfair.derivations.joint`).
+derivations of the same formulas live in :mod:`recfair.joint.derivations`).
 
 Setting (thesis Paper 3 appendix): one user, one round (``W = 1``), binary relevance.
 Because items are exchangeable, a user's score depends only on *where* their relevant items
@@ -42,7 +42,7 @@ IFD×        relevant items beyond the top-k if      a prefix of the top-k plus 
 ==========  ======================================  ==========================================
 
 The formulas behind these functions (the identities D5 and D8, the separable sums, the exact
-searches) live in :mod:`recfair._joint_core`, which the measures of :mod:`recfair.joint` use too;
+searches) live in :mod:`recfair.joint._core`, which the measures of :mod:`recfair.joint` use too;
 :func:`achievable` turns the per-user ends into a run's achievable scores.
 
 >>> round(iaa_most_fair(4, 2, 2), 4), round(iaa_most_unfair(4, 2, 2), 4)  # corrected e: [1, 0.5]
@@ -62,10 +62,13 @@ from typing import Callable
 
 import numpy as np
 
-from . import _joint_core as core
-from ._joint_core import iaa_attention
-from ._validation import check_positive_int
-from .examination import check_gamma, weights
+from ..run import Run
+from ..spec import Bounds, Extremes
+from . import _core as core
+from . import measures as _measures
+from ._core import iaa_attention
+from .._validation import check_positive_int
+from ..examination import check_gamma, weights
 
 __all__ = [
     "iaa_attention", "iif_target",
@@ -76,7 +79,7 @@ __all__ = [
     "ifd_mul_from_positions", "ifd_mul_positions", "ifd_mul_most_fair", "ifd_mul_most_unfair",
     "ifd_mul_greedy_prefix",
     "attaining_positions", "ranking_from_positions", "JointExtremes", "exhaustive_joint",
-    "ACHIEVABLE", "achievable",
+    "ACHIEVABLE", "achievable", "exhaustive",
 ]
 
 MEASURES = ("IAA", "II-F", "IFD_div", "IFD_mul")
@@ -154,7 +157,7 @@ def iif_user(rel_by_rank, k: int, examination: str = "rbp", **params) -> float:
 
 
 def _separable_user(rel: np.ndarray, a: np.ndarray, values: np.ndarray, cost) -> float:
-    """One full ranking's separable sum through :func:`recfair._joint_core.separable_raw`."""
+    """One full ranking's separable sum through :func:`recfair.joint._core.separable_raw`."""
     k = a.size
     return float(core.separable_raw(values[None, :k], a, np.array([cost(-values).sum()]), cost)[0])
 
@@ -332,7 +335,7 @@ def ifd_div_positions(n: int, k: int | None, R: int, end: str = "most_unfair",
                       examination: str = "dcg", **params) -> np.ndarray:
     r"""Positions (1-based, ascending) of the ``R`` relevant items at one end of IFD÷(u).
 
-    Exact (:func:`recfair._joint_core.ifd_div_extreme`): by identity D5 the ``j``-th relevant
+    Exact (:func:`recfair.joint._core.ifd_div_extreme`): by identity D5 the ``j``-th relevant
     position gets the coefficient :math:`R - 2j + 1`; for each number ``s`` of relevant items
     inside the top-k the most unfair ranking puts the positive coefficients on top and the
     rest at the end of the top-k, the fairest puts all ``s`` in a block at the end of the
@@ -424,7 +427,7 @@ def ifd_mul_positions(n: int, k: int, R: int, end: str = "most_unfair", exact: b
 
     Most fair: ``S`` empty if :math:`R \le n - k`, else the last :math:`s = R - (n-k)` top-k
     positions (D9). Most unfair: the best prefix ``1..a`` plus suffix ending at ``k`` over every
-    size and split (exact, :func:`recfair._joint_core.ifd_mul_extreme`; it contains the thesis's
+    size and split (exact, :func:`recfair.joint._core.ifd_mul_extreme`; it contains the thesis's
     "``a`` on top, the rest at the bottom", D10). ``exact=True`` instead enumerates every
     feasible ``S`` (:math:`\max(0, R-(n-k)) \le |S| \le \min(R, k)`; ``k <= 20``), as a check.
 
@@ -599,8 +602,8 @@ ACHIEVABLE = ("IAA_ori", "IAA_our", "IFD_div_ori", "IFD_div_our", "IFD_mul_ori",
 
 
 def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: float = 0.8,
-               **options) -> tuple[float, float]:
-    r"""``(most_unfair, most_fair)`` scores of a joint measure over all rankings, given each user's
+               **options) -> Bounds:
+    r"""``Bounds(most_unfair, most_fair)``: scores of a joint measure over all rankings, given each user's
     number of relevant items (binary relevance, one round).
 
     The ends are per user (they depend on :math:`|R^*_u|`) and the measures average over
@@ -628,7 +631,7 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
     >>> [round(x, 6) for x in achievable("IAA_ori", 2, 10, 2, n_relevant=[1, 3])]
     [0.3, 0.1]
     >>> achievable("IAA_our", 2, 10, 2, n_relevant=[1, 3])
-    (1.0, 0.0)
+    Bounds(most_unfair=1.0, most_fair=0.0)
     """
     if name not in ACHIEVABLE:
         raise ValueError(f"no achievable ends for {name!r}; known: {', '.join(ACHIEVABLE)}.")
@@ -649,10 +652,10 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
     if name.endswith("_our"):
         usable = (counts > 0) & (counts < n)                         # a non-empty per-user range
         if not usable.any():
-            return math.nan, math.nan
+            return Bounds(math.nan, math.nan)
         if name == "IFD_div_our":
-            return float((counts[usable] >= 2).mean()), 0.0
-        return 1.0, 0.0
+            return Bounds(float((counts[usable] >= 2).mean()), 0.0)
+        return Bounds(1.0, 0.0)
     per_user = {
         "IAA_ori": lambda r: (iaa_most_unfair(n, k, r, corrected=False), iaa_most_fair(n, k, r, corrected=False)),
         "IFD_div_ori": lambda r: (ifd_div_most_unfair(n, None if exposure == "full" else k, r),
@@ -661,8 +664,61 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
         "II-F_ori": lambda r: (iif_most_unfair(n, k, r, gamma=gamma), iif_most_fair(n, k, r, gamma=gamma)),
     }[name]
     if name == "IFD_div_ori" and (counts == 0).any():
-        return math.nan, math.nan                                    # undefined: |H_u| = 0
+        return Bounds(math.nan, math.nan)                            # undefined: |H_u| = 0
     uniq, inverse = np.unique(counts, return_inverse=True)
     table = np.array([per_user(int(r)) for r in uniq], dtype=np.float64).reshape(-1, 2)
     ends = table[inverse].mean(axis=0)
-    return float(ends[0]), float(ends[1])
+    return Bounds(float(ends[0]), float(ends[1]))
+
+
+def exhaustive(name: str, m: int, n: int, k: int, *, relevant=None, max_configurations: int = 2_000_000,
+               **params) -> Extremes:
+    """Exact smallest and largest value of joint measure ``name`` over every combination of full rankings.
+
+    Every combination of one full ranking per user (``(n!)^m`` of them) is scored with the
+    measure itself, so keep ``n`` and ``m`` tiny; rankings where the measure is undefined are
+    skipped. :func:`recfair.bounds.exhaustive` dispatches here for the joint measures.
+
+    Parameters
+    ----------
+    name : str
+        Canonical name of a joint measure (``"IAA_our"``, ``"IFD_div_ori"``, ``"HD"``, ``"MME"``, ...).
+    m, n, k : int
+        Users, catalogue size, cut-off.
+    relevant : sequence of ``m`` sequences of int
+        Each user's relevant items.
+    max_configurations : int, default=2_000_000
+        Refuse (``ValueError`` stating the count) when there are more combinations.
+    **params
+        The measure's options (e.g. ``gamma``).
+
+    Returns
+    -------
+    Extremes
+        ``Extremes(low, high)``; both NaN if the measure is undefined everywhere.
+
+    Examples
+    --------
+    >>> exhaustive("IAA_our", 1, 4, 2, relevant=[[0, 1]])   # corrected IAA spans [0, 1]
+    Extremes(low=0.0, high=1.0)
+    """
+    m, n, k = check_positive_int(m, "m"), check_positive_int(n, "n"), check_positive_int(k, "k")
+    if k > n:
+        raise ValueError(f"k={k} exceeds n={n}.")
+    if relevant is None:
+        raise ValueError(f"{name} needs relevant=: each user's relevant items.")
+    if len(relevant) != m:
+        raise ValueError(f"relevant has {len(relevant)} users but m={m}.")
+    total = math.factorial(n) ** m
+    if total > max_configurations:
+        raise ValueError(f"{total:,} combinations of rankings ((n!)^m with n={n}, m={m}) exceed "
+                         f"max_configurations={max_configurations:,}; use a smaller n or m.")
+    perms = np.array(list(itertools.permutations(range(n))), dtype=np.int64)
+    low, high = math.inf, -math.inf
+    for combo in itertools.product(range(len(perms)), repeat=m):
+        ranking = perms[list(combo)]
+        run = Run(ranking[:, :k], n, ranking=ranking, relevant=relevant)
+        value = float(_measures.compute(name, run, on_undefined="nan", **params))
+        if not math.isnan(value):
+            low, high = min(low, value), max(high, value)
+    return Extremes(low, high) if low <= high else Extremes(math.nan, math.nan)

@@ -63,7 +63,7 @@ SYMBOLS = {"yes": "✓", "binary": "◐", "no": "✗"}
 
 
 def guideline_table(*, symbols: bool = True) -> pd.DataFrame:
-    """Factors x measures, read from the registry records' ``guidelines``.
+    """Factors x measures: Paper 3's marks (the same marks the registry records carry).
 
     Examples
     --------
@@ -71,11 +71,8 @@ def guideline_table(*, symbols: bool = True) -> pd.DataFrame:
     >>> t.loc["C5", "IAA_ori"], t.loc["C5", "IAA_our"]
     ('no', 'yes')
     """
-    from .registry import ALL_MEASURES
-
-    specs = [s for s in ALL_MEASURES if s.guidelines is not None]
     codes = [code for code, _ in FACTORS]
-    frame = pd.DataFrame({s.key: list(s.guidelines) for s in specs}, index=codes)
+    frame = pd.DataFrame({key: list(marks) for key, marks in MARKS.items()}, index=codes)
     if symbols:
         frame = frame.replace(SYMBOLS)
     frame.insert(0, "factor", [statement for _, statement in FACTORS])

@@ -109,7 +109,7 @@ class Derivation:
 
     Attributes
     ----------
-    key : name of the function that built it, and of its twin in :mod:`recfair.bounds`
+    key : name of the function that built it, and of its twin in :mod:`recfair.item_exposure.bounds`
         (e.g. ``"jain_most_fair"``) unless ``bound`` says otherwise.
     measure : canonical measure name (e.g. ``"Jain_ori"``).
     end : ``"most_fair"``, ``"most_unfair"``, ``"true_most_unfair"`` or ``"constant"``.
@@ -120,7 +120,7 @@ class Derivation:
         :math:`km \\bmod n` are written in :math:`n, f, r` only (using :math:`km = nf + r`), so a
         special case is one substitution away, e.g. ``result.subs(r, 0)``.
     symbols : the sympy symbols by plain name (``"m"``, ``"gamma"``, ...).
-    params : the positional arguments of :meth:`evaluate`, in the order of :mod:`recfair.bounds`.
+    params : the positional arguments of :meth:`evaluate`, in the order of :mod:`recfair.item_exposure.bounds`.
     defaults : default values of keyword parameters (``gamma``, ``beta``).
     domain : where the derivation holds, as a sympy condition on the parameters.
     cases : special cases, each simplified exactly (caption -> expression).
@@ -129,7 +129,7 @@ class Derivation:
     numeric_result : the expression :meth:`evaluate` uses, when it must differ from ``result``
         (e.g. a ``Piecewise`` adding the :math:`km < n` branch); defaults to ``result``.
     log_result : the result is a natural logarithm; ``evaluate(..., base=b)`` changes the base.
-    bound : name of the :mod:`recfair.bounds` function it equals, when it is not ``key``.
+    bound : name of the :mod:`recfair.item_exposure.bounds` function it equals, when it is not ``key``.
     """
 
     key: str
@@ -151,7 +151,7 @@ class Derivation:
 
     @property
     def bound_name(self) -> str:
-        """Name of the matching function in :mod:`recfair.bounds`."""
+        """Name of the matching function in :mod:`recfair.item_exposure.bounds`."""
         return self.bound or self.key
 
     # -- display -------------------------------------------------------------------------------
@@ -170,7 +170,7 @@ class Derivation:
     def markdown(self) -> str:
         """All steps as Markdown: each caption, then its relation as a display equation.
 
-        >>> from recfair.derivations import qf_most_unfair
+        >>> from recfair.item_exposure.derivations import qf_most_unfair
         >>> qf_most_unfair().markdown().count("$$") == 2 * len(qf_most_unfair().steps)
         True
         """
@@ -213,7 +213,7 @@ class Derivation:
         return self._compiled[2](self._values(args, kwargs))
 
     def evaluate(self, *args, base: float | None = None, **kwargs) -> float:
-        """The bound as a float, with arguments in the order of :mod:`recfair.bounds`.
+        """The bound as a float, with arguments in the order of :mod:`recfair.item_exposure.bounds`.
 
         ``f`` and ``r`` are computed from ``(m, n, k)``. ``base`` applies only to a logarithmic
         result (``None``: natural logarithm).
@@ -257,7 +257,7 @@ def check_against(bounds_func: Callable, derivation: Derivation, grid: Iterable[
     ``(m, n, k)``); ``params`` are passed as keywords to both sides (``gamma=0.8``, ``base=n`` ...).
     Points outside ``derivation.domain`` are skipped.
 
-    >>> from recfair.derivations import jain_most_unfair
+    >>> from recfair.item_exposure.derivations import jain_most_unfair
     >>> check_against(lambda m, n, k: k / n, jain_most_unfair(), [(2, 5, 1), (3, 7, 2)]).ok
     True
     """

@@ -2,7 +2,7 @@ r"""Fairest and unfairest full rankings for the relevance-aware item-fairness me
 
 Given each user's relevant items, these generators build the full ranking of all ``n`` items
 that reaches one end of a measure's per-user range (binary relevance, one round). The
-positions of the relevant items come from :func:`recfair.joint_bounds.attaining_positions`
+positions of the relevant items come from :func:`recfair.joint.bounds.attaining_positions`
 (appendix Theorems 1–5 as corrected in the spec, with exact searches where the thesis's
 strategy is not optimal); the items fill them in ascending item id, or shuffled within the
 relevant and the irrelevant group when ``seed`` is given.
@@ -28,8 +28,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._validation import check_positive_int
-from .joint_bounds import ENDS, _measure_name, attaining_positions
+from .._validation import check_positive_int
+from .bounds import ENDS, _measure_name, attaining_positions
 
 __all__ = ["extreme_ranking", "fairest_ranking", "unfairest_ranking"]
 
@@ -78,7 +78,7 @@ def extreme_ranking(relevant, n_items: int, measure: str, end: str, *, k: int = 
         ``None``: relevant and irrelevant items fill their positions in ascending id;
         otherwise each group is shuffled.
     **params
-        Passed to :func:`~recfair.joint_bounds.attaining_positions` (``exact`` for IFD×,
+        Passed to :func:`~recfair.joint.bounds.attaining_positions` (``exact`` for IFD×,
         ``examination`` and its parameters for IFD).
 
     Users with no relevant item, or with every item relevant, get the identity order (every

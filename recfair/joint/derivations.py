@@ -4,7 +4,7 @@ Setting of the thesis's appendix (Paper 3, lines 4208–4447): one user, one rou
 relevance, :math:`R = |R_u^*|` relevant items among :math:`n`, cut-off :math:`k`, exposure
 :math:`a_p` of position :math:`p` (zero beyond :math:`k`, non-increasing). Each function builds
 the ranking that attains a bound, feeds it to the measure's per-item sum and lets sympy do the
-algebra; the numeric twins are in :mod:`recfair.joint_bounds` (named by ``Derivation.bound``).
+algebra; the numeric twins are in :mod:`recfair.joint.bounds` (named by ``Derivation.bound``).
 
 * exchange steps (Theorems 1, 2, 5 with their typos fixed): swapping a relevant item up past an
   irrelevant one changes IAA(u) by :math:`-2(a_p - a_{p'})` and II-F(u) by
@@ -28,7 +28,7 @@ from functools import cache
 
 import sympy as sp
 
-from ._core import Derivation, Typeset, as_written, eq, gamma, generic_branch, i, j, k, linear_sum, n, s
+from ..symbolic import Derivation, Typeset, as_written, eq, gamma, generic_branch, i, j, k, linear_sum, n, s
 
 __all__ = [
     "R", "p", "q", "exchange_iaa", "exchange_iif", "exchange_ifd_mul",
@@ -380,7 +380,7 @@ def ifd_mul_identity() -> Derivation:
                       symbols={"n": n}, params=("n",), source="spec p3.md §3.2 D8")
 
 
-#: measure -> end -> derivation function (the closed forms with a numeric twin in recfair.joint_bounds)
+#: measure -> end -> derivation function (the closed forms with a numeric twin in recfair.joint.bounds)
 JOINT_DERIVATIONS = {
     "IAA_our": {"most_fair": iaa_most_fair, "most_unfair": iaa_most_unfair},
     "IAA_ori": {"most_fair": iaa_ori_most_fair, "most_unfair": iaa_ori_most_unfair},

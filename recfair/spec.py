@@ -1,0 +1,126 @@
+"""The record types shared by every part: :class:`MeasureSpec`, :class:`Bounds`, :class:`Extremes`.
+
+Each part of the library (``recfair.item_exposure``, ``recfair.joint``, ...) describes its
+measures with :class:`MeasureSpec` records in its own ``records`` module; the central
+:mod:`recfair.registry` collects them. This module imports nothing from recfair, so every part
+can use it without depending on the registry.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable, NamedTuple
+
+__all__ = ["Bounds", "Extremes", "MeasureSpec"]
+
+
+@dataclass(frozen=True)
+class Bounds:
+    """Ends of a range, named by fairness (or effectiveness), never by min/max."""
+
+    most_unfair: float
+    most_fair: float
+
+    def __iter__(self):
+        """Unpack as ``most_unfair, most_fair = bounds``.
+
+        >>> most_unfair, most_fair = Bounds(0.1, 1.0)
+        >>> most_fair
+        1.0
+        """
+        return iter((self.most_unfair, self.most_fair))
+
+    def __getitem__(self, index):
+        """Index like the pair ``(most_unfair, most_fair)``.
+
+        >>> Bounds(0.1, 1.0)[0]
+        0.1
+        """
+        return (self.most_unfair, self.most_fair)[index]
+
+    def __len__(self) -> int:
+        return 2
+
+
+@dataclass(frozen=True)
+class MeasureSpec:
+    """Everything known about one (measure, version).
+
+    Attributes
+    ----------
+    key : canonical name used by :func:`recfair.evaluate` (e.g. ``"Jain_our"``).
+    label, symbol : human name and LaTeX symbol.
+    formula : the defining equation in LaTeX (rendered by the book; never retyped there).
+    family : measure family = library module and book chapter group.
+    paper : thesis paper (1-6) where the measure (version) is defined or studied.
+    version : ``"original"``, ``"corrected"`` or ``"single"`` (no ori/our pair).
+    higher_is_better : direction; for fairness measures "better" means fairer.
+    range : theoretical range ``(low, high)`` of the formula.
+    needs : run inputs required (names from :data:`recfair.run.INPUTS`).
+    options : keyword parameters and their defaults.
+    compute : ``compute(run, on_undefined=..., **options) -> float``.
+    per_user : optional ``per_user(run, **options) -> ndarray (n_users,)``.
+    func : the public function.
+    achievable : optional ``achievable(m, n, k, **params) -> Bounds`` (achievable most unfair / most fair).
+    exhaustive : optional ``exhaustive(m, n, k, **params) -> Extremes``: the exact smallest and
+        largest value over every recommendation at tiny sizes (what :func:`recfair.bounds.exhaustive`
+        dispatches to).
+    undefined : when the measure is undefined and what recfair then does.
+    description : one-sentence description.
+    reference : where the measure comes from.
+    chapter : label of the book chapter that treats it.
+    guidelines : Paper 3's marks on the guideline factors (:mod:`recfair.joint.guidelines`), joint measures only.
+    graded : whether the measure accepts graded relevance (``relevance=``); the others need
+        binary relevance (or none at all).
+    """
+
+    key: str
+    label: str
+    symbol: str
+    formula: str
+    family: str
+    paper: int
+    version: str
+    higher_is_better: bool
+    range: tuple[float, float]
+    needs: tuple[str, ...]
+    compute: Callable
+    func: Callable
+    description: str
+    reference: str
+    undefined: str = "never"
+    per_user: Callable | None = None
+    options: dict = field(default_factory=dict)
+    achievable: Callable | None = None
+    exhaustive: Callable | None = None
+    chapter: str | None = None
+    guidelines: tuple[str, ...] | None = None
+    graded: bool = False
+
+    @property
+    def direction(self) -> str:
+        """``"↑"`` if higher is better (fairer), ``"↓"`` otherwise."""
+        return "↑" if self.higher_is_better else "↓"
+
+    def bounds(self, m: int, n: int, k: int, **params) -> Bounds | None:
+        """Achievable bounds at (m, n, k), or None where the thesis gives no closed form.
+
+        The joint measures' ends also depend on how many items each user finds relevant:
+        pass ``n_relevant`` (one count per user, ``m`` of them).
+        """
+        return None if self.achievable is None else self.achievable(m, n, k, **params)
+
+
+class Extremes(NamedTuple):
+    """Smallest and largest value of a measure found by an exhaustive search.
+
+    Returned by :func:`recfair.bounds.exhaustive` for every family; a plain tuple
+    ``(low, high)`` underneath, so ``low, high = exhaustive(...)`` works.
+
+    >>> low, high = Extremes(0.25, 0.75)
+    >>> high - low
+    0.5
+    """
+
+    low: float
+    high: float
