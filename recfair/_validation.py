@@ -259,3 +259,129 @@ def check_seed(seed, name: str = "seed") -> np.random.Generator:
     if seed < 0:
         raise ValueError(f"{name} must be a non-negative int, got {seed}.")
     return np.random.default_rng(int(seed))
+
+
+# --------------------------------------------------------------------------- measure parameters
+
+#: Corrected scores within this distance of 0 or 1 are snapped to exactly 0 or 1 (never clipped).
+SNAP = 1e-12
+
+
+def snap(values):
+    """Round noise within :data:`SNAP` of 0 or 1 to exactly 0 or 1; never clip (NaN stays NaN).
+
+    >>> snap([1e-15, 0.5, 1 - 1e-14, -0.2]).tolist()
+    [0.0, 0.5, 1.0, -0.2]
+    """
+    v = np.asarray(values, dtype=np.float64)
+    v = np.where(np.abs(v) <= SNAP, 0.0, v)
+    v = np.where(np.abs(v - 1.0) <= SNAP, 1.0, v)
+    return v + 0.0                                   # turns -0.0 into 0.0
+
+
+def check_real(value, name: str) -> float:
+    """``value`` as a finite float; a ValueError naming ``name`` otherwise (booleans are refused).
+
+    >>> check_real(2, "alpha")
+    2.0
+    """
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise ValueError(f"{name} must be a finite real number, got {value!r}.")
+    return float(value)
+
+
+def check_alpha(alpha) -> float:
+    """VoCD's similarity threshold: a cosine distance, so in ``[0, 2]``.
+
+    >>> check_alpha(0.5)
+    0.5
+    """
+    alpha = check_real(alpha, "alpha")
+    if not 0.0 <= alpha <= 2.0:
+        raise ValueError(f"alpha must lie in [0, 2] (cosine distances do), got {alpha}.")
+    return alpha
+
+
+def check_beta(beta) -> float:
+    """VoCD's tolerated disparity, in ``[0, 1)``.
+
+    >>> check_beta(0.1)
+    0.1
+    """
+    beta = check_real(beta, "beta")
+    if not 0.0 <= beta < 1.0:
+        raise ValueError(f"beta must lie in [0, 1), got {beta}.")
+    return beta
+
+
+def check_base(base):
+    """A logarithm base ``> 1``, or None (the measure's default).
+
+    >>> check_base(None), check_base(2)
+    (None, 2.0)
+    """
+    if base is None:
+        return None
+    base = check_real(base, "base")
+    if base <= 1.0:
+        raise ValueError(f"base must be > 1, got {base}.")
+    return base
+
+
+def log_base(base, n: int) -> float:
+    """Natural log of an entropy base; ``None`` means base ``n`` (the thesis's choice).
+
+    >>> round(log_base(2, 8), 6)             # ln 2
+    0.693147
+    """
+    if base is None:
+        if n < 2:
+            raise ValueError("base defaults to n, which must then be >= 2 (log base 1 is undefined); "
+                             "pass an explicit base.")
+        return float(np.log(n))
+    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not np.isfinite(base):
+        raise ValueError(f"base must be a finite real number > 1, got {base!r}.")
+    if base <= 1:
+        raise ValueError(f"base must be > 1, got {base}.")
+    return float(np.log(base))
+
+
+def check_rounds(rounds, top_k: np.ndarray, n_items: int, name: str = "rounds") -> np.ndarray | None:
+    """``rounds`` as a validated ``(W, m, k)`` int array whose round 0 is ``top_k`` (or None).
+
+    >>> check_rounds([[[0, 1]], [[2, 0]]], np.array([[0, 1]]), 3).shape
+    (2, 1, 2)
+    """
+    if rounds is None:
+        return None
+    arr = rounds if isinstance(rounds, np.ndarray) else np.asarray(rounds)
+    if arr.ndim != 3:
+        raise ValueError(f"{name} must be 3-D (W, n_users, k), got an array with shape {arr.shape}.")
+    if arr.shape[0] < 1:
+        raise ValueError(f"{name} must hold at least one round, got shape {arr.shape}.")
+    m, k = top_k.shape
+    if arr.shape[1] != m:
+        raise ValueError(f"{name} has {arr.shape[1]} users per round but top_k has {m}.")
+    arr = np.stack([check_top_k(r, n_items=n_items, k=k, name=f"{name}[{w}]") for w, r in enumerate(arr)])
+    diff = arr[0] != top_k
+    if diff.any():
+        u = int(np.flatnonzero(diff.any(axis=1))[0])
+        raise ValueError(f"{name}[0] must equal top_k (round 1 is the run's lists); they differ first at user {u}: "
+                         f"{arr[0, u].tolist()} vs {top_k[u].tolist()}.")
+    return arr
+
+
+def check_item_features(item_features, n_items: int) -> np.ndarray | None:
+    """Item representations as a finite ``(n_items, d)`` float array (or None).
+
+    >>> check_item_features(np.eye(3), 3).shape
+    (3, 3)
+    """
+    if item_features is None:
+        return None
+    feats = np.asarray(item_features, dtype=np.float64)
+    if feats.ndim != 2 or feats.shape[0] != n_items:
+        raise ValueError(f"item_features must have shape (n_items={n_items}, d), got {feats.shape}.")
+    if not np.all(np.isfinite(feats)):
+        raise ValueError("item_features contains NaN or infinite values.")
+    return feats

@@ -16,9 +16,11 @@ import scipy.sparse as sp
 
 from ._validation import (
     check_full_ranking,
+    check_item_features,
     check_item_sets,
     check_positive_int,
     check_relevance,
+    check_rounds,
     check_scores,
     check_top_k,
 )
@@ -123,27 +125,11 @@ class Run:
             if grades.nnz and not np.all(grades.data == 1.0):
                 self.grades = grades
 
-        self.rounds = None
-        if rounds is not None:
-            arr = np.asarray(rounds)
-            if arr.ndim != 3:
-                raise ValueError(f"rounds must be 3-D (W, n_users, k), got shape {arr.shape}.")
-            if arr.shape[1] != self.n_users:
-                raise ValueError(f"rounds has {arr.shape[1]} users but top_k has {self.n_users}.")
-            self.rounds = np.stack([check_top_k(r, n_items=self.n_items, k=self.k, name="rounds") for r in arr])
-            if not np.array_equal(self.rounds[0], self.top_k):
-                raise ValueError("rounds[0] must equal top_k: the first round is the run's own top-k lists.")
+        self.rounds = check_rounds(rounds, self.top_k, self.n_items)
         self.user_attributes = user_attributes
         if user_attributes is not None and len(user_attributes) != self.n_users:
             raise ValueError(f"user_attributes has {len(user_attributes)} rows but top_k has {self.n_users} users.")
-        self.item_features = None
-        if item_features is not None:
-            feats = np.asarray(item_features, dtype=np.float64)
-            if feats.ndim != 2 or feats.shape[0] != self.n_items:
-                raise ValueError(f"item_features must have shape (n_items={self.n_items}, d), got {feats.shape}.")
-            if not np.all(np.isfinite(feats)):
-                raise ValueError("item_features contains NaN or infinite values.")
-            self.item_features = feats
+        self.item_features = check_item_features(item_features, self.n_items)
 
     def __repr__(self) -> str:
         extra = [name for name in ("relevant", "scores", "history", "rounds") if getattr(self, name) is not None]

@@ -29,11 +29,10 @@ from __future__ import annotations
 
 import itertools
 import math
-import numbers
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import check_alpha, check_beta, check_positive_int, log_base
 from ..examination import check_gamma
 from ..examination import dcg as _dcg_weights
 from ..spec import Bounds
@@ -56,26 +55,6 @@ def _mnk(m, n, k) -> tuple[int, int, int]:
     if k > n:
         raise ValueError(f"k={k} exceeds n={n}: a top-k list cannot hold more items than exist.")
     return m, n, k
-
-
-def _log_base(base, n: int) -> float:
-    """Natural log of the entropy base; ``None`` means base ``n`` (the thesis's choice)."""
-    if base is None:
-        if n < 2:
-            raise ValueError("base defaults to n, which must then be >= 2 (log base 1 is undefined); "
-                             "pass an explicit base.")
-        return math.log(n)
-    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not math.isfinite(base):
-        raise ValueError(f"base must be a finite real number > 1, got {base!r}.")
-    if base <= 1:
-        raise ValueError(f"base must be > 1, got {base}.")
-    return math.log(base)
-
-
-def _beta(beta) -> float:
-    if isinstance(beta, bool) or not isinstance(beta, numbers.Real) or not 0.0 <= beta < 1.0:
-        raise ValueError(f"beta must lie in [0, 1), got {beta!r}.")
-    return float(beta)
 
 
 def _dcg_c(k: int) -> float:
@@ -141,7 +120,7 @@ def ent_most_unfair(m: int, n: int, k: int, base=None) -> float:
     0.289795
     """
     m, n, k = _mnk(m, n, k)
-    return math.log(k) / _log_base(base, n)
+    return math.log(k) / log_base(base, n)
 
 
 def ent_most_fair(m: int, n: int, k: int, base=None) -> float:
@@ -158,7 +137,7 @@ def ent_most_fair(m: int, n: int, k: int, base=None) -> float:
     0.999644
     """
     m, n, k = _mnk(m, n, k)
-    ln_b = _log_base(base, n)
+    ln_b = log_base(base, n)
     km = k * m
     f, r = divmod(km, n)
     if f == 0:                       # km < n: km items once each; avoids 0 log 0
@@ -311,7 +290,7 @@ def vocd_upper_bound(m: int, beta: float = 0.0) -> float:
     (0.666667, 0.0)
     """
     m = check_positive_int(m, "m")
-    return max((m - 1) / m - _beta(beta), 0.0)
+    return max((m - 1) / m - check_beta(beta), 0.0)
 
 
 def random_rbp_exposure(n: int, k: int, gamma: float = 0.8) -> float:
@@ -451,16 +430,10 @@ def achievable(name: str, m: int, n: int, k: int, **params):
     if name == "FSat_ori":
         return Bounds(fsat_most_unfair(m, n, k), fsat_most_fair(m, n, k))
     if name == "VoCD":
-        _alpha(params.get("alpha", 2.0))
+        check_alpha(params.get("alpha", 2.0))
         return Bounds(vocd_upper_bound(m, params.get("beta", 0.0)), 0.0)
     gamma = params.get("gamma", 0.8)
     constant = iid_single_round(n, k, gamma)
     if name == "II-D":
         return Bounds(constant, constant)
     return Bounds(constant, 0.0)   # AI-D
-
-
-def _alpha(alpha) -> float:
-    if isinstance(alpha, bool) or not isinstance(alpha, numbers.Real) or not 0.0 <= alpha <= 2.0:
-        raise ValueError(f"alpha must lie in [0, 2] (cosine distances do), got {alpha!r}.")
-    return float(alpha)

@@ -29,13 +29,13 @@ every measure here is undefined.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
 from . import bounds as _b
 from .._docs import ON_UNDEFINED, ROUNDS, doc_filler
-from .._validation import check_on_undefined, check_top_k, undefined
+from .._validation import (check_alpha, check_base, check_beta, check_item_features, check_on_undefined, check_real,
+                           check_rounds, check_top_k, log_base, snap, undefined)
 from ..examination import check_gamma
 from ..examination import dcg as _dcg_weights
 
@@ -48,7 +48,6 @@ __all__ = [
     "vocd", "ii_disparity", "ai_disparity",
 ]
 
-_SNAP = 1e-12
 _NO_SLOTS = "there are no recommendation slots (n_users == 0)"
 
 # --------------------------------------------------------------------------- shared docs
@@ -71,76 +70,6 @@ _DOC = {
 
 
 _fill_doc = doc_filler(_DOC)
-
-
-# --------------------------------------------------------------------------- validation
-
-def _real(value, name: str) -> float:
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value):
-        raise ValueError(f"{name} must be a finite real number, got {value!r}.")
-    return float(value)
-
-
-def _check_alpha(alpha) -> float:
-    alpha = _real(alpha, "alpha")
-    if not 0.0 <= alpha <= 2.0:
-        raise ValueError(f"alpha must lie in [0, 2] (cosine distances do), got {alpha}.")
-    return alpha
-
-
-def _check_beta(beta) -> float:
-    beta = _real(beta, "beta")
-    if not 0.0 <= beta < 1.0:
-        raise ValueError(f"beta must lie in [0, 1), got {beta}.")
-    return beta
-
-
-def _check_base(base):
-    if base is None:
-        return None
-    base = _real(base, "base")
-    if base <= 1.0:
-        raise ValueError(f"base must be > 1, got {base}.")
-    return base
-
-
-def _check_rounds(rounds, top_k: np.ndarray, n_items: int, name: str = "rounds", *,
-                  lists_checked: bool = False) -> np.ndarray | None:
-    """``rounds`` as a validated ``(W, m, k)`` int array whose round 0 is ``top_k`` (or None).
-
-    ``lists_checked=True`` skips the per-round list checks (a :class:`~recfair.run.Run` did them).
-    """
-    if rounds is None:
-        return None
-    arr = rounds if isinstance(rounds, np.ndarray) else np.asarray(rounds)
-    if arr.ndim != 3:
-        raise ValueError(f"{name} must be 3-D (W, n_users, k), got an array with shape {arr.shape}.")
-    if arr.shape[0] < 1:
-        raise ValueError(f"{name} must hold at least one round, got shape {arr.shape}.")
-    m, k = top_k.shape
-    if arr.shape[1] != m:
-        raise ValueError(f"{name} has {arr.shape[1]} users per round but top_k has {m}.")
-    if lists_checked and arr.shape[2] == k and np.issubdtype(arr.dtype, np.integer):
-        arr = arr.astype(np.int64, copy=False)
-    else:
-        arr = np.stack([check_top_k(r, n_items=n_items, k=k, name=f"{name}[{w}]") for w, r in enumerate(arr)])
-    diff = arr[0] != top_k
-    if diff.any():
-        u = int(np.flatnonzero(diff.any(axis=1))[0])
-        raise ValueError(f"{name}[0] must equal top_k (round 1 is the run's lists); they differ first at user {u}: "
-                         f"{arr[0, u].tolist()} vs {top_k[u].tolist()}.")
-    return arr
-
-
-def _check_features(item_features, n_items: int) -> np.ndarray | None:
-    if item_features is None:
-        return None
-    feats = np.asarray(item_features, dtype=np.float64)
-    if feats.ndim != 2 or feats.shape[0] != n_items:
-        raise ValueError(f"item_features must have shape (n_items={n_items}, d), got {feats.shape}.")
-    if not np.all(np.isfinite(feats)):
-        raise ValueError("item_features contains NaN or infinite values.")
-    return feats
 
 
 def _lists(top_k, rounds) -> np.ndarray:
@@ -297,18 +226,10 @@ def _rescale_ends(name: str, m: int, n: int, k: int) -> tuple[float, float]:
     raise ValueError(f"{name!r} has no correction.")
 
 
-def _snap(values):
-    """Round noise within 1e-12 of 0 or 1 to exactly 0 or 1; never clip (NaN stays NaN)."""
-    v = np.asarray(values, dtype=np.float64)
-    v = np.where(np.abs(v) <= _SNAP, 0.0, v)
-    v = np.where(np.abs(v - 1.0) <= _SNAP, 1.0, v)
-    return v + 0.0                                   # turns -0.0 into 0.0
-
-
 def _rescale(name: str, raw, m: int, n: int, k: int):
     """Min-max correction of raw original scores (caller has checked the range is not empty)."""
     low, high = _rescale_ends(name, m, n, k)
-    return _snap((np.asarray(raw, dtype=np.float64) - low) / (high - low))
+    return snap((np.asarray(raw, dtype=np.float64) - low) / (high - low))
 
 
 def _corrected(name: str, func: str, raw_fn, m: int, n: int, k: int, on_undefined: str) -> float:
@@ -328,17 +249,17 @@ def _batch_measure(base: str, totals: np.ndarray, *, m: int, n: int, k: int, par
     if base == "QF_ori":
         return _qf(totals, n)
     if base in ("Ent_ori", "Ent_def"):
-        ln_b = _b._log_base(params.get("base"), n)
+        ln_b = log_base(params.get("base"), n)
         return _entropy(totals, slots, ln_b, defined=base == "Ent_def")
     if base in ("Gini_ori", "Gini-w_ori"):
         return _gini(totals)
     if base == "FSat_ori":
         return _fsat(totals, slots, n)
     if base == "VoCD":
-        _check_alpha(params.get("alpha", 2.0))
+        check_alpha(params.get("alpha", 2.0))
         if params.get("alpha", 2.0) < 2.0:
             raise ValueError("exhaustive search supports VoCD with alpha = 2 (all shown items similar) only.")
-        return _vocd_pairs_batch(totals, _check_beta(params.get("beta", 0.0)))
+        return _vocd_pairs_batch(totals, check_beta(params.get("beta", 0.0)))
     raise ValueError(f"no batch kernel for {base!r}.")
 
 
@@ -370,7 +291,7 @@ def _qf_our(top_k, n, on_undefined):
 
 
 def _resolve_log_base(func: str, base, n: int, on_undefined: str):
-    base = _check_base(base)
+    base = check_base(base)
     if base is None and n == 1:
         return None, undefined(func, "the default log base is n_items = 1, and log base 1 is undefined", on_undefined)
     return math.log(n if base is None else base), None
@@ -402,7 +323,7 @@ def _ent_def(top_k, n, on_undefined, base=None):
 
 
 def _ent_our(top_k, n, on_undefined, base=None):
-    _check_base(base)                      # accepted for symmetry; the corrected entropy is base-invariant
+    check_base(base)                      # accepted for symmetry; the corrected entropy is base-invariant
     m, k = top_k.shape
     return _corrected("Ent_our", "item_entropy_corrected",
                       lambda: _entropy(_counts(top_k, n), k * m, 1.0, defined=True), m, n, k, on_undefined)
@@ -446,7 +367,7 @@ def _fsat_our(top_k, n, on_undefined):
 
 
 def _vocd(top_k, n, on_undefined, alpha=2.0, beta=0.0, item_features=None):
-    alpha, beta = _check_alpha(alpha), _check_beta(beta)
+    alpha, beta = check_alpha(alpha), check_beta(beta)
     if alpha < 2.0 and item_features is None:
         raise ValueError(f"VoCD with alpha={alpha} < 2 needs item_features to decide which items are similar "
                          "(with alpha = 2 every pair of recommended items is similar).")
@@ -922,7 +843,7 @@ def gini_index(top_k, *, n_items, k=None, rounds=None, on_undefined="warn") -> f
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _gini_ori(top_k, n, on_undefined, rounds=_check_rounds(rounds, top_k, n))
+    return _gini_ori(top_k, n, on_undefined, rounds=check_rounds(rounds, top_k, n))
 
 
 @_fill_doc
@@ -974,7 +895,7 @@ def gini_index_corrected(top_k, *, n_items, k=None, rounds=None, on_undefined="w
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _gini_our(top_k, n, on_undefined, rounds=_check_rounds(rounds, top_k, n))
+    return _gini_our(top_k, n, on_undefined, rounds=check_rounds(rounds, top_k, n))
 
 
 @_fill_doc
@@ -1032,7 +953,7 @@ def gini_index_weighted(top_k, *, n_items, k=None, rounds=None, on_undefined="wa
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _giniw_ori(top_k, n, on_undefined, rounds=_check_rounds(rounds, top_k, n))
+    return _giniw_ori(top_k, n, on_undefined, rounds=check_rounds(rounds, top_k, n))
 
 
 @_fill_doc
@@ -1094,7 +1015,7 @@ def gini_index_weighted_corrected(top_k, *, n_items, k=None, rounds=None, on_und
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _giniw_our(top_k, n, on_undefined, rounds=_check_rounds(rounds, top_k, n))
+    return _giniw_our(top_k, n, on_undefined, rounds=check_rounds(rounds, top_k, n))
 
 
 # --------------------------------------------------------------------------- FSat
@@ -1267,7 +1188,7 @@ def vocd(top_k, *, n_items, k=None, alpha=2.0, beta=0.0, item_features=None, on_
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _vocd(top_k, n, on_undefined, alpha=alpha, beta=beta, item_features=_check_features(item_features, n))
+    return _vocd(top_k, n, on_undefined, alpha=alpha, beta=beta, item_features=check_item_features(item_features, n))
 
 
 # --------------------------------------------------------------------------- II-D, AI-D
@@ -1331,7 +1252,7 @@ def ii_disparity(top_k, *, n_items, k=None, gamma=0.8, rounds=None, on_undefined
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _iid(top_k, n, on_undefined, gamma=gamma, rounds=_check_rounds(rounds, top_k, n))
+    return _iid(top_k, n, on_undefined, gamma=gamma, rounds=check_rounds(rounds, top_k, n))
 
 
 @_fill_doc
@@ -1387,13 +1308,13 @@ def ai_disparity(top_k, *, n_items, k=None, gamma=0.8, rounds=None, on_undefined
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _aid(top_k, n, on_undefined, gamma=gamma, rounds=_check_rounds(rounds, top_k, n))
+    return _aid(top_k, n, on_undefined, gamma=gamma, rounds=check_rounds(rounds, top_k, n))
 
 
 # --------------------------------------------------------------------------- registry hooks
 
 def _run_rounds(run):
-    return _check_rounds(run.rounds, run.top_k, run.n_items, lists_checked=True)
+    return run.rounds                 # a Run validated its rounds (recfair._validation.check_rounds)
 
 
 def compute(key: str, run, *, on_undefined: str = "warn", **options) -> float:

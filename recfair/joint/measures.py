@@ -54,7 +54,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._docs import ON_UNDEFINED, ROUNDS, doc_filler
-from .._validation import check_on_undefined, undefined
+from .._validation import SNAP, check_on_undefined, snap, undefined
 from ..examination import check_gamma
 from ..examination import dcg as _dcg
 from ..examination import inverse as _inverse
@@ -73,7 +73,6 @@ __all__ = [
     "compute",
 ]
 
-_SNAP = 1e-12
 _NO_USERS = "there are no users (m = 0)"
 _BLOCK = 1 << 23          # entries of a dense block of the full ranking / of an item block of Imp
 
@@ -111,14 +110,6 @@ _fill_doc = doc_filler(_DOC)
 
 # --------------------------------------------------------------------------- shared kernels
 
-def _snap(values):
-    """Round noise within 1e-12 of 0 or 1 to exactly 0 or 1; never clip (NaN stays NaN)."""
-    v = np.asarray(values, dtype=np.float64)
-    v = np.where(np.abs(v) <= _SNAP, 0.0, v)
-    v = np.where(np.abs(v - 1.0) <= _SNAP, 1.0, v)
-    return v + 0.0
-
-
 def _lists(run) -> np.ndarray:
     """The ``(W, m, k)`` lists of every round (``W = 1`` without ``rounds``)."""
     return run.top_k[None] if run.rounds is None else run.rounds
@@ -152,16 +143,16 @@ def _mean_defined(name: str, values: np.ndarray, on_undefined: str) -> float:
     if not keep.any():
         return undefined(name, "no user has a non-empty range (every user has no relevant item "
                                "or only relevant items)", on_undefined)
-    return float(_snap(values[keep].mean()))
+    return float(snap(values[keep].mean()))
 
 
 def _rescale_users(raw, low, high):
     """Per-user min-max rescaling; users with an empty range (high == low) get NaN."""
     span = high - low
-    ok = span > _SNAP * np.maximum(1.0, np.abs(high))
+    ok = span > SNAP * np.maximum(1.0, np.abs(high))
     out = np.full(raw.shape, np.nan)
     out[ok] = (raw[ok] - low[ok]) / span[ok]
-    return _snap(out)
+    return snap(out)
 
 
 def _per_distinct(values: np.ndarray, func):
