@@ -26,7 +26,9 @@ import numbers
 
 import numpy as np
 
-__all__ = ["EXAMINATION", "uniform", "dcg", "rbp", "inverse", "weights", "check_gamma"]
+from ._validation import check_top_k
+
+__all__ = ["EXAMINATION", "uniform", "dcg", "rbp", "inverse", "weights", "exposure", "check_gamma"]
 
 
 def _positions(positions) -> np.ndarray:
@@ -105,3 +107,38 @@ def weights(name: str, k: int, **params) -> np.ndarray:
     if isinstance(k, bool) or not isinstance(k, numbers.Integral) or k < 0:
         raise ValueError(f"k must be a non-negative integer, got {k!r}.")
     return EXAMINATION[name](np.arange(1, int(k) + 1), **params)
+
+
+def exposure(top_k, *, n_items: int, examination: str = "uniform", k: int | None = None, **params) -> np.ndarray:
+    r"""Exposure of every item over the users' top-k lists: :math:`\mathrm{Exp}_e(i) = \sum_u e(z(u, i))`.
+
+    Each list position adds its examination weight (:func:`weights`) to the item shown there;
+    with ``"uniform"`` the exposure is the count :math:`c_i` of lists that show the item.
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (n_users, >= k)
+        The users' lists in rank order (0-based item indices).
+    n_items : int
+        Catalogue size :math:`n`; items never shown get 0.
+    examination : {"uniform", "dcg", "rbp", "inverse"}, default="uniform"
+        The examination function (:data:`EXAMINATION`).
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.
+    **params
+        Parameters of the examination function (``gamma`` for ``"rbp"``).
+
+    Returns
+    -------
+    ndarray of float, shape (n_items,)
+
+    Examples
+    --------
+    >>> exposure([[2, 0], [2, 1]], n_items=3).tolist()
+    [1.0, 1.0, 2.0]
+    >>> exposure([[2, 0], [2, 1]], n_items=3, examination="rbp", gamma=0.5).tolist()
+    [0.5, 0.5, 2.0]
+    """
+    lists = check_top_k(top_k, n_items=n_items, k=k)
+    w = weights(examination, lists.shape[1], **params)
+    return np.bincount(lists.ravel(), weights=np.tile(w, lists.shape[0]), minlength=n_items).astype(np.float64)
