@@ -112,9 +112,7 @@ class Interactions:
         >>> Interactions(pd.DataFrame({"user_id": [1, 1, 2], "item_id": [10, 11, 10]})).statistics()["density (%)"]
         75.0
         """
-        from ._stats import statistics
-
-        return statistics(self)
+        return pd.Series(_core_stats(self.n_users, self.n_items, self.n_interactions), name=self.name, dtype=object)
 
     def with_frame(self, frame: pd.DataFrame, *, step: str | None = None, implicit: bool | None = None):
         """A copy holding ``frame`` instead (metadata shared), with ``step`` appended to :attr:`log`."""
@@ -133,3 +131,16 @@ class Interactions:
             f"Interactions({self.name!r}: {self.n_users:,} users, {self.n_items:,} items, "
             f"{self.n_interactions:,} interactions, {kind}{side})"
         )
+
+
+# --- statistics (the layout of the thesis's tables; recfair.datasets.statistics) ----------
+
+def _density(n_inter: int, n_users: int, n_items: int) -> float:
+    cells = n_users * n_items
+    return 100.0 * n_inter / cells if cells else float("nan")
+
+
+def _core_stats(n_users: int, n_items: int, n_inter: int) -> dict:
+    density = _density(n_inter, n_users, n_items)
+    return {"#users": n_users, "#items": n_items, "#interactions": n_inter,
+            "density (%)": density, "sparsity (%)": 100.0 - density}

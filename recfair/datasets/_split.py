@@ -27,7 +27,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ._interactions import Interactions
+from ._interactions import Interactions, _core_stats
+from ._preprocess import _check_count
 
 __all__ = ["Split", "split_per_user", "split_global", "filter_split", "min_train_interactions",
            "PARTS", "MATRIX_PARTS"]
@@ -168,9 +169,7 @@ class Split:
 
     def statistics(self) -> pd.Series:
         """Sizes and density of the whole split, of each part, and relevant items per test user."""
-        from ._stats import statistics
-
-        return statistics(self)
+        return pd.Series(_split_stats(self), name=self.name, dtype=object)
 
     def __repr__(self) -> str:
         sizes = ", ".join(f"{p} {len(getattr(self, p)):,}" for p in PARTS)
@@ -403,7 +402,6 @@ def filter_split(split: Split, *, min_user_train: int | None = None, min_item_tr
     """
     if not isinstance(split, Split):
         raise TypeError(f"expected a Split, got {type(split).__name__}.")
-    from ._preprocess import _check_count
 
     min_user_train = _check_count(min_user_train, "min_user_train", minimum=0)
     min_item_train = _check_count(min_item_train, "min_item_train", minimum=0)
@@ -462,3 +460,24 @@ def min_train_interactions(split: Split, t: int = 5, *, items: bool = False) -> 
     (Paper 6). A shortcut for :func:`filter_split`.
     """
     return filter_split(split, min_user_train=t, min_item_train=t if items else None)
+
+
+def _split_stats(split: Split) -> dict:
+    """The values of :meth:`Split.statistics`."""
+    n_inter = sum(len(getattr(split, p)) for p in PARTS)
+    values = _core_stats(split.n_users, split.n_items, n_inter)
+    for part in PARTS:
+        frame = getattr(split, part)
+        values[f"{part} #users"] = int(frame["user"].nunique())
+        values[f"{part} #items"] = int(frame["item"].nunique())
+        values[f"{part} #interactions"] = int(len(frame))
+    per_user = np.bincount(split.test["user"].to_numpy(), minlength=split.n_users)
+    per_user = per_user[per_user > 0]
+    values["#test users"] = int(per_user.size)
+    if per_user.size:
+        values.update({"relevant mean": float(per_user.mean()), "relevant min": int(per_user.min()),
+                       "relevant median": float(np.median(per_user)), "relevant max": int(per_user.max())})
+    else:
+        values.update({"relevant mean": np.nan, "relevant min": None, "relevant median": np.nan,
+                       "relevant max": None})
+    return values

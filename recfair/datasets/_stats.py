@@ -8,7 +8,6 @@ test user: mean, min, median, max (Paper 4 Tab. data_split and rel_item_stat).
 
 from __future__ import annotations
 
-import numpy as np
 import pandas as pd
 
 from ._interactions import Interactions
@@ -22,37 +21,6 @@ COUNT_COLUMNS = (
     *(f"{part} {what}" for part in PARTS for what in ("#users", "#items", "#interactions")),
     "#test users", "relevant min", "relevant max",
 )
-
-
-def _density(n_inter: int, n_users: int, n_items: int) -> float:
-    cells = n_users * n_items
-    return 100.0 * n_inter / cells if cells else float("nan")
-
-
-def _core(n_users: int, n_items: int, n_inter: int) -> dict:
-    density = _density(n_inter, n_users, n_items)
-    return {"#users": n_users, "#items": n_items, "#interactions": n_inter,
-            "density (%)": density, "sparsity (%)": 100.0 - density}
-
-
-def _split_stats(split: Split) -> dict:
-    n_inter = sum(len(getattr(split, p)) for p in PARTS)
-    values = _core(split.n_users, split.n_items, n_inter)
-    for part in PARTS:
-        frame = getattr(split, part)
-        values[f"{part} #users"] = int(frame["user"].nunique())
-        values[f"{part} #items"] = int(frame["item"].nunique())
-        values[f"{part} #interactions"] = int(len(frame))
-    per_user = np.bincount(split.test["user"].to_numpy(), minlength=split.n_users)
-    per_user = per_user[per_user > 0]
-    values["#test users"] = int(per_user.size)
-    if per_user.size:
-        values.update({"relevant mean": float(per_user.mean()), "relevant min": int(per_user.min()),
-                       "relevant median": float(np.median(per_user)), "relevant max": int(per_user.max())})
-    else:
-        values.update({"relevant mean": np.nan, "relevant min": None, "relevant median": np.nan,
-                       "relevant max": None})
-    return values
 
 
 def statistics(data) -> pd.Series:
@@ -71,13 +39,9 @@ def statistics(data) -> pd.Series:
     >>> stats["#users"], stats["sparsity (%)"]
     (2, 50.0)
     """
-    if isinstance(data, Split):
-        values = _split_stats(data)
-    elif isinstance(data, Interactions):
-        values = _core(data.n_users, data.n_items, data.n_interactions)
-    else:
+    if not isinstance(data, (Split, Interactions)):
         raise TypeError(f"statistics() takes an Interactions or a Split, got {type(data).__name__}.")
-    return pd.Series(values, name=data.name, dtype=object)
+    return data.statistics()
 
 
 def statistics_table(datasets, names=None) -> pd.DataFrame:
