@@ -50,7 +50,7 @@ def main(argv=None) -> None:
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", rf.UndefinedMeasureWarning)   # Ent_ori is NaN here, as in the thesis
         for name in names("item_exposure"):
-            value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name])[name])
+            value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, n_items=args.items, measures=[name])[name])
             worst = max(worst, best)
             print(f"{name:<22}{value:>14.6g}{best:>10.3f}{best / args.target:>9.2f}")
 
@@ -58,7 +58,7 @@ def main(argv=None) -> None:
                                      for _ in range(args.rounds - 1)])
         print(f"-- extra: W={args.rounds} rounds")
         for name in ["Gini_our", "Gini-w_our", "II-D", "AI-D"]:
-            value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name], rounds=rounds)[name])
+            value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, n_items=args.items, measures=[name], rounds=rounds)[name])
             print(f"{name + f' (W={args.rounds})':<22}{value:>14.6g}{best:>10.3f}{best / args.target:>9.2f}")
 
         feats = rng.normal(size=(args.items, args.dims))

@@ -49,8 +49,7 @@ def main(argv=None) -> None:
         for name in names("joint"):
             if "ranking" in get(name).needs:
                 continue
-            value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name],
-                                                                 relevant=relevant)[name])
+            value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, n_items=args.items, measures=[name], relevant=relevant)[name])
             worst = max(worst, best / args.target)
             print(f"{name:<14}{args.users:>9,}{value:>14.6g}{best:>10.3f}{best / args.target:>9.2f}")
 
@@ -60,8 +59,7 @@ def main(argv=None) -> None:
         for name in names("joint"):
             if "ranking" not in get(name).needs:
                 continue
-            value, best = best_of(args.repeat, lambda: rf.evaluate(None, args.items, [name], k=args.k,
-                                                                 relevant=rel_small, scores=scores)[name])
+            value, best = best_of(args.repeat, lambda: rf.evaluate(None, n_items=args.items, measures=[name], k=args.k, relevant=rel_small, scores=scores)[name])
             run = rf.Run(None, args.items, k=args.k, relevant=rel_small, scores=scores)
             _, kernel = best_of(args.repeat, lambda: get(name).compute(run))
             print(f"{name:<14}{m:>9,}{value:>14.6g}{best:>10.3f}{'':>9}"

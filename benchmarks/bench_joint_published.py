@@ -60,7 +60,7 @@ def main(argv=None) -> None:
     print(f"{'measure':<10}{'recfair s':>12}{'published s':>14}{'speed-up':>10}  values agree")
     cases = (("MME", "MME", published_mme), ("IFD_mul", "IFD_mul_ori", published_ifd_mul))
     for label, name, published in cases:
-        ours, t_ours = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name], relevant=relevant)[name])
+        ours, t_ours = best_of(args.repeat, lambda: rf.evaluate(top_k, n_items=args.items, measures=[name], relevant=relevant)[name])
         theirs, t_theirs = best_of(1, lambda: published(top_k, dense))
         agree = np.isclose(ours, theirs, rtol=1e-9, atol=1e-15)
         print(f"{label:<10}{t_ours:>12.4f}{t_theirs:>14.3f}{t_theirs / t_ours:>10.0f}x  {agree} ({ours:.6g})")

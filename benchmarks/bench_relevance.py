@@ -41,15 +41,15 @@ def main(argv=None) -> None:
 
     print(f"{'measure':<8}{'value':>12}{'best s':>10}{'peak MiB':>10}")
     for name in names("relevance"):
-        value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, args.items, [name], relevant=relevant)[name])
+        value, best = best_of(args.repeat, lambda: rf.evaluate(top_k, n_items=args.items, measures=[name], relevant=relevant)[name])
         tracemalloc.start()
-        rf.evaluate(top_k, args.items, [name], relevant=relevant)
+        rf.evaluate(top_k, n_items=args.items, measures=[name], relevant=relevant)
         peak = tracemalloc.get_traced_memory()[1] / 2**20
         tracemalloc.stop()
         print(f"{name:<8}{value:>12.6f}{best:>10.3f}{peak:>10.1f}")
 
     start = time.perf_counter()
-    rf.evaluate(top_k, args.items, names("relevance"), relevant=relevant)
+    rf.evaluate(top_k, n_items=args.items, measures=names("relevance"), relevant=relevant)
     print(f"all six in one evaluate call: {time.perf_counter() - start:.3f} s")
 
 

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 import numpy as np
 import pandas as pd
 
-from ._validation import check_on_undefined
+from ._validation import check_on_undefined, undefined
 from .registry import ALL_MEASURES, get
 from .run import Run
 
@@ -60,13 +60,14 @@ def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -
     return {spec.key: float(spec.compute(run, on_undefined=on_undefined, **per_spec[spec.key])) for spec in specs}
 
 
-def evaluate(topk, n_items, measures, *, k=None, relevant=None, scores=None, ranking=None, history=None,
-             on_undefined="warn", relevance=None, **options) -> dict[str, float]:
+def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None, scores=None, ranking=None,
+             history=None, rounds=None, item_features=None, user_attributes=None, on_undefined="warn",
+             **options) -> dict[str, float]:
     """Compute the named measures on one run; returns ``{name: score}`` in the order asked.
 
     Parameters
     ----------
-    topk : array-like of int, shape (n_users, >= k), or None
+    top_k : array-like of int, shape (n_users, >= k), or None
         Users' recommended items in rank order (0-based item indices). ``None`` derives the
         lists from ``scores`` or ``ranking``.
     n_items : int
@@ -74,7 +75,7 @@ def evaluate(topk, n_items, measures, *, k=None, relevant=None, scores=None, ran
     measures : str or list of str
         Canonical names from :data:`recfair.REGISTRY`, e.g. ``["NDCG", "Jain_our"]``.
     k : int, optional
-        Cut-off; defaults to the width of ``topk``.
+        Cut-off; defaults to the width of ``top_k``.
     relevant : sequences of int or scipy.sparse (n_users, n_items) 0/1, optional
         Ground-truth relevant items per user.
     relevance : array-like or scipy.sparse (n_users, n_items) of float, optional
@@ -87,6 +88,13 @@ def evaluate(topk, n_items, measures, *, k=None, relevant=None, scores=None, ran
         An explicit full ranking instead of ``scores``.
     history : sequences of int or sparse matrix, optional
         Per-user excluded (train/validation) items.
+    rounds : array-like of int, shape (W, n_users, >= k), optional
+        The lists of ``W`` recommendation rounds, for the multi-round measures (Gini, Gini-w,
+        II-D, AI-D, MME, IBO/IWO, II-F, AI-F); round 0 must equal ``top_k``.
+    item_features : array-like of float, shape (n_items, d), optional
+        Item representations (VoCD's cosine similarity with ``alpha < 2``).
+    user_attributes : pandas.DataFrame, optional
+        One row per user: sensitive attributes, for the user-group measures.
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         What an undefined measure gives: NaN with a warning, NaN, or an error.
     **options
@@ -98,32 +106,51 @@ def evaluate(topk, n_items, measures, *, k=None, relevant=None, scores=None, ran
 
     Examples
     --------
-    >>> evaluate([[0, 1], [1, 2]], 4, ["HR", "P"], relevant=[[1], [3]])
+    >>> evaluate([[0, 1], [1, 2]], n_items=4, measures=["HR", "P"], relevant=[[1], [3]])
     {'HR': 0.5, 'P': 0.25}
     """
-    run = Run(topk, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
-              relevance=relevance, rounds=options.pop("rounds", None),
-              user_attributes=options.pop("user_attributes", None), item_features=options.pop("item_features", None))
+    run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
+              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
     return evaluate_run(run, measures, on_undefined=on_undefined, **options)
 
 
-def evaluate_per_user(topk, n_items, measures, *, users=None, k=None, relevant=None, scores=None, ranking=None,
-                      history=None, relevance=None, **options) -> pd.DataFrame:
-    """Per-user values of measures that score each user (e.g. the relevance measures).
+def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=None, relevance=None, scores=None,
+                      ranking=None, history=None, rounds=None, item_features=None, user_attributes=None,
+                      on_undefined="warn", **options) -> pd.DataFrame:
+    """Per-user values of measures that score each user (the relevance measures; IAA, IFD, II-F).
 
-    Returns a DataFrame indexed by user (``users`` if given, else ``0..m-1``) with one column
-    per measure; a user's undefined value (e.g. recall without relevant items) is NaN.
+    Parameters
+    ----------
+    top_k, n_items, measures, k, relevant, relevance, scores, ranking, history, rounds, item_features, user_attributes
+        As in :func:`evaluate`.
+    users : array-like, optional
+        Labels of the rows (default ``0..m-1``).
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        A user whose value is undefined (e.g. recall without relevant items, or a user left
+        out of a corrected measure) gets NaN; ``"warn"`` also issues one
+        :class:`~recfair.UndefinedMeasureWarning` per measure naming how many users are
+        undefined, ``"raise"`` raises :class:`~recfair.UndefinedMeasureError` instead, ``"nan"``
+        is silent.
+    **options
+        Measure parameters (e.g. ``gamma``); each must belong to a requested measure.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Indexed by user, one column per measure.
 
     Examples
     --------
-    >>> evaluate_per_user([[0, 1], [1, 2]], 4, ["HR", "MRR"], relevant=[[1], [3]], users=[10, 11])
+    >>> evaluate_per_user([[0, 1], [1, 2]], n_items=4, measures=["HR", "MRR"], relevant=[[1], [3]],
+    ...                   users=[10, 11])
             HR  MRR
     user
     10     1.0  0.5
     11     0.0  0.0
     """
-    run = Run(topk, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
-              relevance=relevance)
+    check_on_undefined(on_undefined)
+    run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
+              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
     names = _measure_list(measures)
     specs = [get(name) for name in names]
     no_per_user = [s.key for s in specs if s.per_user is None]
@@ -134,4 +161,9 @@ def evaluate_per_user(topk, n_items, measures, *, users=None, k=None, relevant=N
     index = pd.RangeIndex(run.n_users, name="user") if users is None else pd.Index(np.asarray(users), name="user")
     if len(index) != run.n_users:
         raise ValueError(f"users has {len(index)} entries but the run has {run.n_users} users.")
-    return pd.DataFrame({s.key: s.per_user(run, **per_spec[s.key]) for s in specs}, index=index)
+    frame = pd.DataFrame({s.key: s.per_user(run, **per_spec[s.key]) for s in specs}, index=index)
+    for name in frame.columns:
+        n_undefined = int(frame[name].isna().sum())
+        if n_undefined and on_undefined != "nan":
+            undefined(name, f"{n_undefined} of {run.n_users} users have no defined value (NaN)", on_undefined)
+    return frame

@@ -182,8 +182,7 @@ def ifd_nonlocal_scores(names, *, n_items: int, k: int, top_positions=(1, 3)) ->
     rows = {}
     for rank in range(k + 1, n_items + 1):
         relevant = [[p - 1 for p in top] + [rank - 1]]
-        rows[rank] = evaluate(ranking[:, :k], n_items, names, relevant=relevant, ranking=ranking,
-                              on_undefined="nan")
+        rows[rank] = evaluate(ranking[:, :k], n_items=n_items, measures=names, relevant=relevant, ranking=ranking, on_undefined="nan")
     frame = pd.DataFrame.from_dict(rows, orient="index")
     frame.index.name = "rank of the extra relevant item"
     return frame
@@ -216,7 +215,7 @@ def iif_gamma_scores(top_k, *, n_items: int, relevant, names=("II-F_ori", "II-F_
 
     names = [names] if isinstance(names, str) else list(names)
     gammas = np.round(np.arange(1, 20) * 0.05, 2) if gammas is None else np.asarray(gammas, dtype=float)
-    rows = {float(g): evaluate(top_k, n_items, names, relevant=relevant, gamma=float(g), on_undefined="nan")
+    rows = {float(g): evaluate(top_k, n_items=n_items, measures=names, relevant=relevant, gamma=float(g), on_undefined="nan")
             for g in gammas}
     return pd.DataFrame.from_dict(rows, orient="index")[names].rename_axis("gamma")
 

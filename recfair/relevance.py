@@ -19,6 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from ._validation import check_on_undefined, undefined
+from .examination import dcg
 from .run import Run
 from .spec import MeasureSpec
 
@@ -60,7 +61,7 @@ def _ap_per_user(run: Run) -> np.ndarray:
 
 
 def _discounts(k: int) -> np.ndarray:
-    return 1.0 / np.log2(np.arange(2, k + 2))
+    return dcg(np.arange(1, k + 1))
 
 
 def _ndcg_per_user(run: Run) -> np.ndarray:
@@ -87,7 +88,7 @@ def _public(name: str, kernel, top_k, relevant, n_items, k, on_undefined) -> flo
     return _mean(name, kernel(run), on_undefined)
 
 
-def hit_rate(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+def hit_rate(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Hit rate @k: the share of users with at least one relevant item in their top-k.
 
     Higher is better.
@@ -116,13 +117,13 @@ def hit_rate(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
 
     Examples
     --------
-    >>> hit_rate([[0, 1], [2, 3]], [[1], [4]], n_items=5)
+    >>> hit_rate([[0, 1], [2, 3]], relevant=[[1], [4]], n_items=5)
     0.5
     """
     return _public("HR", _hr_per_user, top_k, relevant, n_items, k, on_undefined)
 
 
-def mrr(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+def mrr(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Mean reciprocal rank @k of the first relevant item (0 for a user with no hit).
 
     Higher is better.
@@ -140,13 +141,13 @@ def mrr(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
 
     Examples
     --------
-    >>> mrr([[0, 1], [2, 3]], [[1], [4]], n_items=5)
+    >>> mrr([[0, 1], [2, 3]], relevant=[[1], [4]], n_items=5)
     0.25
     """
     return _public("MRR", _mrr_per_user, top_k, relevant, n_items, k, on_undefined)
 
 
-def precision(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+def precision(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Precision @k: relevant items in the top-k, divided by k.
 
     Higher is better.
@@ -164,13 +165,13 @@ def precision(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float
 
     Examples
     --------
-    >>> precision([[0, 1], [2, 3]], [[0, 1], [4]], n_items=5)
+    >>> precision([[0, 1], [2, 3]], relevant=[[0, 1], [4]], n_items=5)
     0.5
     """
     return _public("P", _precision_per_user, top_k, relevant, n_items, k, on_undefined)
 
 
-def recall(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+def recall(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Recall @k: relevant items in the top-k, divided by the user's number of relevant items.
 
     Higher is better.
@@ -189,15 +190,15 @@ def recall(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
 
     Examples
     --------
-    >>> recall([[0, 1], [2, 3]], [[0, 4], [2]], n_items=5)
+    >>> recall([[0, 1], [2, 3]], relevant=[[0, 4], [2]], n_items=5)
     0.75
-    >>> recall([[0, 1]], [[]], n_items=5, on_undefined="nan")
+    >>> recall([[0, 1]], relevant=[[]], n_items=5, on_undefined="nan")
     nan
     """
     return _public("R", _recall_per_user, top_k, relevant, n_items, k, on_undefined)
 
 
-def average_precision(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+def average_precision(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Mean average precision @k, normalised by :math:`\min(|R^*_u|, k)`.
 
     Higher is better.
@@ -217,13 +218,13 @@ def average_precision(top_k, relevant, *, n_items, k=None, on_undefined="warn") 
 
     Examples
     --------
-    >>> average_precision([[0, 1, 2]], [[1, 2]], n_items=5)  # (1/2 + 2/3) / 2
+    >>> average_precision([[0, 1, 2]], relevant=[[1, 2]], n_items=5)  # (1/2 + 2/3) / 2
     0.5833333333333333
     """
     return _public("MAP", _ap_per_user, top_k, relevant, n_items, k, on_undefined)
 
 
-def ndcg(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
+def ndcg(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Normalised discounted cumulative gain @k with binary gains and a log2 discount.
 
     Higher is better.
@@ -243,7 +244,7 @@ def ndcg(top_k, relevant, *, n_items, k=None, on_undefined="warn") -> float:
 
     Examples
     --------
-    >>> round(ndcg([[0, 1, 2]], [[1, 2]], n_items=5), 6)  # (1/log2(3) + 1/2) / (1 + 1/log2(3))
+    >>> round(ndcg([[0, 1, 2]], relevant=[[1, 2]], n_items=5), 6)  # (1/log2(3) + 1/2) / (1 + 1/log2(3))
     0.693426
     """
     return _public("NDCG", _ndcg_per_user, top_k, relevant, n_items, k, on_undefined)

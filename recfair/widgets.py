@@ -92,7 +92,7 @@ def toy_lists(measures, lists: str, *, n_items: int, **options):
 
             try:
                 top = parse_lists(box.value)
-                values = evaluate(top, n.value, names, on_undefined="nan", **options)
+                values = evaluate(top, n_items=n.value, measures=names, on_undefined="nan", **options)
             except (ValueError, TypeError) as exc:
                 print(f"⚠ {exc}")
                 return

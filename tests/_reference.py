@@ -1,4 +1,15 @@
-"""Reference transcriptions shared by several test modules (written from the thesis's formulas)."""
+"""Reference transcriptions of the formulas, one per formula, shared by every test module.
+
+Each function is written from the thesis's (or the cited paper's) definition, as literally as
+is practical, independently of the library: loops or dense matrices, no recfair import except
+where a test needs the examination weights as data. The tests compare recfair's fast paths with
+these.
+
+Part I works on top-k lists ``(m, k)`` and item counts; Part II either on one user's relevance
+*in rank order* (``rel[p - 1]`` = relevance of the item at position ``p`` of a full ranking of
+all ``n`` items; graded values allowed) or on a whole run (``top_k`` and a dense users x items
+grade matrix).
+"""
 
 from __future__ import annotations
 
@@ -6,8 +17,211 @@ import math
 
 import numpy as np
 
+# ============================================================================ Part I (Paper 1)
 
-def loop_hd(top_k, grades, gamma=0.9):
+
+def counts(top_k, n):
+    """:math:`c_i`: how many lists show item ``i``."""
+    return np.bincount(np.asarray(top_k).ravel(), minlength=n)
+
+
+def jain(top_k, n):
+    """Jain's index :math:`(km)^2 / (n \\sum_i c_i^2)`."""
+    top_k = np.asarray(top_k)
+    return top_k.size ** 2 / (n * (counts(top_k, n).astype(float) ** 2).sum())
+
+
+def qf(top_k, n):
+    """Coverage :math:`|R| / n`."""
+    return np.count_nonzero(counts(top_k, n)) / n
+
+
+def fsat(top_k, n):
+    """Share of items shown at least :math:`\\lfloor km/n \\rfloor` times."""
+    top_k = np.asarray(top_k)
+    return np.mean(counts(top_k, n) >= top_k.size // n)
+
+
+def entropy_defined(top_k, n):
+    """Entropy (natural log) over the recommended items only."""
+    top_k = np.asarray(top_k)
+    p = counts(top_k, n) / top_k.size
+    p = p[p > 0]
+    return -(p * np.log(p)).sum()
+
+
+def gini(exposure):
+    """Gini index :math:`\\sum_j (2j - n - 1) x_j / (n \\sum_j x_j)` of ascending exposures."""
+    x = np.sort(np.asarray(exposure, float))
+    n = x.size
+    j = np.arange(1, n + 1)
+    return ((2 * j - n - 1) * x).sum() / (n * x.sum())
+
+
+def gini_mean_difference(exposure):
+    """The same index in its mean-absolute-difference form :math:`\\sum\\sum|x_i - x_j| / (2n^2\\bar x)`."""
+    x = np.asarray(exposure, float)
+    return np.abs(x[:, None] - x[None, :]).sum() / (2 * x.size ** 2 * x.mean())
+
+
+def gini_w(top_k, n):
+    """Gini of DCG-weighted exposure: position ``l`` adds :math:`1/\\log_2(l + 1)`."""
+    top_k = np.asarray(top_k)
+    w = 1 / np.log2(np.arange(2, top_k.shape[1] + 2))
+    ex = np.zeros(n)
+    np.add.at(ex, top_k, np.broadcast_to(w, top_k.shape))
+    return gini(ex)
+
+
+def vocd_all_similar(item_counts, beta):
+    """VoCD with every pair of recommended items similar: mean of ``max(|c_i - c_j| / max - beta, 0)``."""
+    c = np.asarray(item_counts)[np.asarray(item_counts) > 0].astype(float)
+    if c.size < 2:
+        return math.nan
+    gaps = [abs(a - b) / max(a, b) for i, a in enumerate(c) for b in c[i + 1:]]
+    return float(np.maximum(np.array(gaps) - beta, 0).mean())
+
+
+def rbp_exposure(rounds, n, gamma):
+    """:math:`E_{u,i} = \\frac1W \\sum_w \\gamma^{z(u,i,w) - 1}` as a dense ``(m, n)`` matrix (loops)."""
+    rounds = np.asarray(rounds)
+    n_rounds, m, _ = rounds.shape
+    e = np.zeros((m, n))
+    for w in range(n_rounds):
+        for u in range(m):
+            for pos, item in enumerate(rounds[w, u]):
+                e[u, item] += gamma ** pos / n_rounds
+    return e
+
+
+# ============================================================================ Part II (Papers 2-3), one user
+
+
+def _positions(n):
+    return np.arange(1, n + 1)
+
+
+def iaa_user(rel, k, corrected=True):
+    """IAA of one user: mean over the ``n`` positions of ``|attention(p) - rel[p]|``.
+
+    Attention is :math:`(k - p)/(k - 1)` (original) or :math:`(k + 1 - p)/k` (corrected) up to
+    ``k`` and 0 after; ``rel`` is the (normalised) relevance in rank order.
+    """
+    rel = np.asarray(rel, float)
+    p = _positions(rel.size)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        att = np.where(p <= k, (k + 1 - p) / k if corrected else (k - p) / (k - 1), 0.0)
+    return float(np.abs(att - rel).mean())
+
+
+def iif_user(rel, k, gamma=0.8):
+    """II-F of one user: mean squared gap between RBP exposure and the target :math:`E^*`.
+
+    :math:`E^*_i = r_i / |R^*| \\cdot (1 - \\gamma^{|R^*|}) / (1 - \\gamma)`, :math:`|R^*|` the
+    number of relevant (non-zero) items.
+    """
+    rel = np.asarray(rel, float)
+    p = _positions(rel.size)
+    size = int((rel > 0).sum())
+    exposure = np.where(p <= k, gamma ** (p - 1.0), 0.0)
+    target = rel / size * (1 - gamma ** size) / (1 - gamma) if size else np.zeros_like(rel)
+    return float(((exposure - target) ** 2).mean())
+
+
+def dcg_exposure(n, k):
+    """DCG exposure of positions ``1..n``: :math:`1/\\log_2(p + 1)` up to ``k`` (``None``: no cut-off), 0 after."""
+    p = _positions(n)
+    e = 1 / np.log2(p + 1)
+    return e if k is None else np.where(p <= k, e, 0.0)
+
+
+def pair_excess(J):
+    """Mean over all ordered pairs ``(a, b)`` (self-pairs included) of ``max(0, J_a - J_b)``."""
+    J = np.asarray(J, float)
+    return float(np.maximum(0.0, J[:, None] - J[None, :]).mean())
+
+
+def ifd_div_user(rel, k):
+    """IFD÷ of one user, binary relevance: :func:`pair_excess` of the DCG exposures of the relevant
+    items (``H_u`` = all ordered pairs of relevant items, self-pairs included); ``k=None``: no cut-off."""
+    rel = np.asarray(rel)
+    J = dcg_exposure(rel.size, k)[rel > 0]
+    return pair_excess(J) if J.size else math.nan
+
+
+def ifd_mul_user(rel, k):
+    """IFD× of one user: mean over ordered pairs of distinct positions of ``(J_a - J_b)^2``,
+    :math:`J = r \\cdot e_{DCG}` within the top-k, 0 beyond."""
+    rel = np.asarray(rel, float)
+    n = rel.size
+    J = rel * dcg_exposure(n, k)
+    return float(((J[:, None] - J[None, :]) ** 2).sum() / (n * (n - 1)))     # the diagonal adds 0
+
+
+def relevance_by_rank(ranking_u, grades_u):
+    """One user's grades read in the order of their full ranking."""
+    return [float(grades_u[i]) for i in ranking_u]
+
+
+# ============================================================================ Part II, whole runs
+
+
+def iaa(top_k, grades, corrected):
+    """IAA of a run: each user's grades min-max normalised, then :func:`iaa_user`, averaged."""
+    top_k, grades = np.asarray(top_k), np.asarray(grades, float)
+    m, n = grades.shape
+    k = top_k.shape[1]
+    total = 0.0
+    for u in range(m):
+        lo, hi = grades[u].min(), grades[u].max()
+        norm = (grades[u] - lo) / (hi - lo) if hi > lo else (grades[u] > 0).astype(float)
+        shown = [int(i) for i in top_k[u]]
+        ranking = shown + [i for i in range(n) if i not in shown]   # unexposed items: attention 0
+        total += iaa_user(relevance_by_rank(ranking, norm), k, corrected)
+    return total / m
+
+
+def impacts(top_k, grades):
+    """:math:`\\mathrm{Imp}_i(i') = \\frac1m\\sum_u\\sum_p r_{u,i}\\frac1p X_{u,i',p}` (``n x n``) and
+    :math:`\\mathrm{Imp}^{unif}_i = \\frac{1}{mn}\\sum_p \\frac1p \\sum_u r_{u,i}`."""
+    top_k, grades = np.asarray(top_k), np.asarray(grades, float)
+    m, n = grades.shape
+    k = top_k.shape[1]
+    inverse = np.zeros((m, n))                                           # X_{u,i',p} / p
+    for u in range(m):
+        for p in range(k):
+            inverse[u, top_k[u, p]] = 1 / (p + 1)
+    imp = grades.T @ inverse / m
+    unif = grades.sum(axis=0) * sum(1 / p for p in range(1, k + 1)) / (m * n)
+    return imp, unif
+
+
+def exposure_and_target(top_k, grades, gamma=0.8):
+    """II-F/AI-F's RBP exposure :math:`E` and target :math:`E^*` as dense ``(m, n)`` matrices."""
+    top_k, grades = np.asarray(top_k), np.asarray(grades, float)
+    m, n = grades.shape
+    k = top_k.shape[1]
+    e = np.zeros((m, n))
+    target = np.zeros((m, n))
+    for u in range(m):
+        for p in range(k):
+            e[u, top_k[u, p]] = gamma ** p
+        size = int((grades[u] > 0).sum())
+        if size:
+            target[u] = grades[u] / size * (1 - gamma ** size) / (1 - gamma)
+    return e, target
+
+
+def iif_aif(top_k, grades, gamma=0.8):
+    """``(II-F, AI-F)`` of a run from :func:`exposure_and_target`."""
+    e, target = exposure_and_target(top_k, grades, gamma)
+    return ((e - target) ** 2).mean(), ((e.mean(axis=0) - target.mean(axis=0)) ** 2).mean()
+
+
+def hd(top_k, grades, gamma=0.9):
+    """Hellinger distance between the user-averaged relevance and click distributions over the
+    positions of each user's ground-truth reference list (ties: lower item index first)."""
+    top_k, grades = np.asarray(top_k), np.asarray(grades, float)
     m, n = grades.shape
     k = top_k.shape[1]
     q = np.zeros(k)
@@ -29,3 +243,57 @@ def loop_hd(top_k, grades, gamma=0.9):
         if at_ref.sum() > 0:
             c += at_ref / at_ref.sum() / m
     return math.sqrt(0.5 * ((np.sqrt(q) - np.sqrt(c)) ** 2).sum())
+
+
+# ============================================================================ relevance measures
+
+
+def relevance_measures(top, rel_sets, k):
+    """HR, MRR, P, R, MAP and NDCG @k (binary relevance; RecBole's conventions), one user at a time."""
+    out = {m: [] for m in ("HR", "MRR", "P", "R", "MAP", "NDCG")}
+    for row, rel in zip(top, rel_sets):
+        rel = set(rel)
+        hits = [1 if row[j] in rel else 0 for j in range(k)]
+        out["HR"].append(float(any(hits)))
+        out["MRR"].append(next((1 / (j + 1) for j in range(k) if hits[j]), 0.0))
+        out["P"].append(sum(hits) / k)
+        out["R"].append(sum(hits) / len(rel))
+        out["MAP"].append(sum(hits[j] * sum(hits[: j + 1]) / (j + 1) for j in range(k)) / min(len(rel), k))
+        dcg = sum(hits[j] / math.log2(j + 2) for j in range(k))
+        out["NDCG"].append(dcg / sum(1 / math.log2(j + 2) for j in range(min(len(rel), k))))
+    return {m: float(np.mean(v)) for m, v in out.items()}
+
+
+# ============================================================================ re-ranking (Papers 2 and 4)
+
+
+def fused_rerank(scores, k, k_prime, method, score_only_top=None):
+    """Borda count or CombMNZ over each user's top-k' (relevance order x coverage order), per user with
+    dictionaries; returns the fused scores and the re-ranked full rankings."""
+    m, n = scores.shape
+    tops = [sorted(range(n), key=lambda i, u=u: (-scores[u, i], i))[:k_prime] for u in range(m)]
+    cov = {}
+    for t in tops:
+        for pos, i in enumerate(t):
+            cov[i] = cov.get(i, 0) + (pos < k)
+    cand_scores = [scores[u, i] for u in range(m) for i in tops[u]]
+    lo, hi = min(cand_scores), max(cand_scores)
+    cands_cov = [cov[i] for t in tops for i in t]
+    clo, chi = min(cands_cov), max(cands_cov)
+    fused = np.zeros((m, n))
+    for u, t in enumerate(tops):
+        b = sorted(t, key=lambda i: (cov[i], i))
+        for i in t:
+            pa, pb = t.index(i), b.index(i)
+            if method == "borda":
+                fused[u, i] = (k_prime - 1 - pa) + (k_prime - 1 - pb)
+                continue
+            sa = (scores[u, i] - lo) / (hi - lo) if hi > lo else 0.0
+            sb = 1 - ((cov[i] - clo) / (chi - clo) if chi > clo else 0.0)
+            if score_only_top is not None:
+                sa = sa if pa < score_only_top else 0.0
+                sb = sb if pb < score_only_top else 0.0
+            fused[u, i] = (sa + sb) * (int(sa != 0) + int(sb != 0))
+    fused[np.isneginf(scores)] = -np.inf
+    ranking = np.array([sorted(range(n), key=lambda i, u=u: (-fused[u, i], i)) for u in range(m)])
+    return fused, ranking

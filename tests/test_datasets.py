@@ -586,7 +586,7 @@ def test_split_constructor_validation():
         ({"ratios": "abc"}, TypeError, "ratios must be three numbers"),
         ({"order": "chronological"}, ValueError, "order must be one of"),
         ({"order": "temporal"}, ValueError, "needs a timestamp on every interaction"),
-        ({"seed": "2020"}, TypeError, "seed must be an integer"),
+        ({"seed": "2020"}, TypeError, "seed must be an int"),
     ],
 )
 def test_split_argument_validation(kwargs, error, match):

@@ -37,7 +37,7 @@ def test_item_sets_and_evaluate_from_frames():
     truth = pd.DataFrame({"user": [7, 9, 9], "item": [1, 3, 4]})
     users, top = rf.from_frame(recs, n_items=5)
     rel = rf.item_sets_from_frame(truth, users, n_items=5)
-    assert rf.evaluate(top, 5, ["HR"], relevant=rel) == {"HR": 1.0}
+    assert rf.evaluate(top, n_items=5, measures=["HR"], relevant=rel) == {"HR": 1.0}
     with pytest.raises(ValueError, match="more than once"):
         rf.item_sets_from_frame(pd.concat([truth, truth]), users, n_items=5)
     with pytest.raises(TypeError, match="DataFrame"):

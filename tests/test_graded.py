@@ -13,7 +13,7 @@ import numpy as np
 import pytest
 
 import recfair as rf
-from _reference import loop_hd
+import _reference as reference
 from recfair.joint import bounds as jb
 from recfair.registry import REGISTRY
 from recfair.joint.generators import fairest_ranking, unfairest_ranking
@@ -67,52 +67,7 @@ def test_x7_ifd_graded_k_equals_n_10():
     assert value == pytest.approx(0.00418, abs=5e-6)
 
 
-# --------------------------------------------------------------------------- loop transcriptions
-
-def _positions(top_k):
-    return [{int(i): p + 1 for p, i in enumerate(row)} for row in top_k]
-
-
-def loop_iaa(top_k, grades, corrected):
-    m, n = grades.shape
-    k = top_k.shape[1]
-    pos = _positions(top_k)
-    total = 0.0
-    for u in range(m):
-        lo, hi = grades[u].min(), grades[u].max()
-        for i in range(n):
-            rt = (grades[u, i] - lo) / (hi - lo) if hi > lo else float(grades[u, i] > 0)
-            z = pos[u].get(i)
-            e = 0.0 if z is None else ((k + 1 - z) / k if corrected else (k - z) / (k - 1))
-            total += abs(e - rt) / n
-    return total / m
-
-
-def loop_impacts(top_k, grades):
-    m, n = grades.shape
-    k = top_k.shape[1]
-    imp = np.zeros((n, n))                                                # imp[i, i'] = Imp_i(i')
-    for u in range(m):
-        for p in range(k):
-            ip = top_k[u, p]
-            for i in range(n):
-                imp[i, ip] += grades[u, i] / (p + 1) / m
-    unif = grades.sum(axis=0) * sum(1 / p for p in range(1, k + 1)) / (m * n)
-    return imp, unif
-
-
-def loop_iif_aif(top_k, grades, gamma=0.8):
-    m, n = grades.shape
-    k = top_k.shape[1]
-    e = np.zeros((m, n))
-    target = np.zeros((m, n))
-    for u in range(m):
-        for p in range(k):
-            e[u, top_k[u, p]] = gamma ** p
-        size = int((grades[u] > 0).sum())
-        if size:
-            target[u] = grades[u] / size * (1 - gamma ** size) / (1 - gamma)
-    return ((e - target) ** 2).mean(), ((e.mean(axis=0) - target.mean(axis=0)) ** 2).mean()
+# --------------------------------------------------------------------------- loop transcriptions: tests/_reference.py
 
 
 def _random_graded(seed, m=5, n=7, k=3, top=1.0):
@@ -127,17 +82,16 @@ def _random_graded(seed, m=5, n=7, k=3, top=1.0):
 def test_graded_measures_match_loops(seed):
     top_k, grades = _random_graded(seed)
     n = grades.shape[1]
-    got = rf.evaluate(top_k, n, ["IAA_ori", "HD", "MME", "IBO_our", "IWO_our", "II-F_ori", "AI-F"],
-                      relevance=grades, on_undefined="nan")
-    assert got["IAA_ori"] == pytest.approx(loop_iaa(top_k, grades, corrected=False), abs=1e-12)
-    assert got["HD"] == pytest.approx(loop_hd(top_k, grades), abs=1e-12)
-    imp, unif = loop_impacts(top_k, grades)
+    got = rf.evaluate(top_k, n_items=n, measures=["IAA_ori", "HD", "MME", "IBO_our", "IWO_our", "II-F_ori", "AI-F"], relevance=grades, on_undefined="nan")
+    assert got["IAA_ori"] == pytest.approx(reference.iaa(top_k, grades, corrected=False), abs=1e-12)
+    assert got["HD"] == pytest.approx(reference.hd(top_k, grades), abs=1e-12)
+    imp, unif = reference.impacts(top_k, grades)
     own = np.diag(imp)
     assert got["MME"] == pytest.approx((imp.max(axis=1) - own).mean(), abs=1e-12)
     known = unif > 0
     assert got["IBO_our"] == pytest.approx((own[known] >= 1.1 * unif[known]).mean())
     assert got["IWO_our"] == pytest.approx((own[known] <= 0.9 * unif[known]).mean())
-    iif, aif = loop_iif_aif(top_k, grades)
+    iif, aif = reference.iif_aif(top_k, grades)
     assert got["II-F_ori"] == pytest.approx(iif, abs=1e-12)
     assert got["AI-F"] == pytest.approx(aif, abs=1e-12)
 
@@ -158,7 +112,7 @@ def test_graded_corrected_ends_are_exact(seed):
     t = (1 - gamma ** size) / (size * (1 - gamma))
 
     def iaa(ranking):
-        return loop_iaa(ranking[None, :k], grades_u[None, :], corrected=True)
+        return reference.iaa(ranking[None, :k], grades_u[None, :], corrected=True)
 
     def iif(ranking):
         e = np.zeros(n)
@@ -181,8 +135,8 @@ def test_all_ones_grades_equal_binary():
     for u, items in enumerate(relevant):
         dense[u, items] = 1.0
     keys = [key for key, spec in REGISTRY.items() if spec.family == "joint" and key != "IFD_div_ori"]
-    binary = rf.evaluate(top_k, 8, keys, relevant=relevant, on_undefined="nan")
-    graded = rf.evaluate(top_k, 8, keys, relevance=dense, on_undefined="nan")
+    binary = rf.evaluate(top_k, n_items=8, measures=keys, relevant=relevant, on_undefined="nan")
+    graded = rf.evaluate(top_k, n_items=8, measures=keys, relevance=dense, on_undefined="nan")
     assert graded == pytest.approx(binary, nan_ok=True)
 
 
@@ -205,15 +159,15 @@ def test_graded_errors():
         rf.Run(top_k, n, relevance=np.full(grades.shape, "a"))
     for key in ("IFD_div_our", "IFD_mul_our", "NDCG", "P"):
         with pytest.raises(ValueError, match="binary relevance"):
-            rf.evaluate(top_k, n, [key], relevance=grades)
+            rf.evaluate(top_k, n_items=n, measures=[key], relevance=grades)
     with pytest.raises(ValueError, match="binary relevance"):
         rf.joint.compute("IFD_mul_our", rf.Run(top_k, n, relevance=grades))
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
-        rf.evaluate(top_k, n, ["HD"], relevance=grades * 3)
+        rf.evaluate(top_k, n_items=n, measures=["HD"], relevance=grades * 3)
     with pytest.raises(ValueError, match="relevance="):
         rf.ii_fairness(top_k, n_items=n)
     # exposure-only measures do not read relevance, so grades are fine there
-    assert np.isfinite(rf.evaluate(top_k, n, ["Jain_our"], relevance=grades)["Jain_our"])
+    assert np.isfinite(rf.evaluate(top_k, n_items=n, measures=["Jain_our"], relevance=grades)["Jain_our"])
 
 
 # --------------------------------------------------------------------------- achievable ends
@@ -230,10 +184,10 @@ def test_registry_achievable_matches_extreme_rankings(key, measure):
     for end, target in (("most_fair", ends.most_fair), ("most_unfair", ends.most_unfair)):
         if key == "IFD_div_ori":
             ranking = (fairest_ranking if end == "most_fair" else unfairest_ranking)(relevant, n, "IFD_div_ori", k=k)
-            value = rf.evaluate(None, n, [key], k=k, relevant=relevant, ranking=ranking)[key]
+            value = rf.evaluate(None, n_items=n, measures=[key], k=k, relevant=relevant, ranking=ranking)[key]
         else:
             ranking = (fairest_ranking if end == "most_fair" else unfairest_ranking)(relevant, n, measure, k=k)
-            value = rf.evaluate(ranking[:, :k], n, [key], relevant=relevant)[key]
+            value = rf.evaluate(ranking[:, :k], n_items=n, measures=[key], relevant=relevant)[key]
         assert value == pytest.approx(target, abs=1e-12), (key, end)
 
 
@@ -258,8 +212,8 @@ def test_graded_relabelling_and_user_order_invariance(key):
     relabelled = np.zeros_like(grades)
     relabelled[:, perm] = grades
     users = rng.permutation(m)
-    a = rf.evaluate(None, n, [key], relevance=grades, ranking=rank, k=k, on_undefined="nan")[key]
-    b = rf.evaluate(None, n, [key], relevance=relabelled, ranking=perm[rank], k=k, on_undefined="nan")[key]
-    c = rf.evaluate(None, n, [key], relevance=grades[users], ranking=rank[users], k=k, on_undefined="nan")[key]
+    a = rf.evaluate(None, n_items=n, measures=[key], relevance=grades, ranking=rank, k=k, on_undefined="nan")[key]
+    b = rf.evaluate(None, n_items=n, measures=[key], relevance=relabelled, ranking=perm[rank], k=k, on_undefined="nan")[key]
+    c = rf.evaluate(None, n_items=n, measures=[key], relevance=grades[users], ranking=rank[users], k=k, on_undefined="nan")[key]
     assert a == pytest.approx(b, abs=1e-12, nan_ok=True)
     assert a == pytest.approx(c, abs=1e-12, nan_ok=True)

@@ -10,8 +10,8 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy.spatial.distance import pdist
 
+import _reference as reference
 import recfair as rf
 from recfair.item_exposure import bounds, search
 from recfair.item_exposure import measures as ie
@@ -283,20 +283,12 @@ def test_published_corrected_values_follow_from_the_originals(m, n):
 # ----------------------------------------------------------------------------------------------
 
 
-def _vocd_bruteforce(counts, beta):
-    c = counts[counts > 0].astype(float)
-    if c.size < 2:
-        return math.nan
-    gaps = pdist(c[:, None], lambda a, b: abs(a[0] - b[0]) / max(a[0], b[0]))
-    return float(np.maximum(gaps - beta, 0).mean())
-
-
 @settings(max_examples=60, deadline=None)
 @given(st.lists(st.integers(0, 9), min_size=2, max_size=40), st.sampled_from([0.0, 0.1, 0.25, 0.5, 0.9]))
 def test_vocd_sorted_counts_formula_matches_pdist(counts, beta):
     counts = np.array(counts)
     total, pairs = ie._vocd_sorted(counts, beta)
-    expected = _vocd_bruteforce(counts, beta)
+    expected = reference.vocd_all_similar(counts, beta)
     if pairs == 0:
         assert math.isnan(expected)
     else:
@@ -308,7 +300,7 @@ def test_vocd_through_the_measure_matches_pdist_on_a_run():
     top = random_top_k(200, 60, 5, seed=rng)
     counts = np.bincount(top.ravel(), minlength=60)
     for beta in (0.0, 0.3):
-        assert rf.vocd(top, n_items=60, beta=beta) == pytest.approx(_vocd_bruteforce(counts, beta), abs=1e-12)
+        assert rf.vocd(top, n_items=60, beta=beta) == pytest.approx(reference.vocd_all_similar(counts, beta), abs=1e-12)
 
 
 @pytest.mark.parametrize("alpha", [0.0, 0.4, 1.0, 1.7])
@@ -346,24 +338,13 @@ def test_vocd_alpha_two_ignores_features_and_equals_all_pairs():
     assert rf.vocd(top, n_items=30, item_features=feats) == rf.vocd(top, n_items=30)
 
 
-def _dense_exposure(rounds, n, gamma):
-    rounds = np.asarray(rounds)
-    n_rounds, m, k = rounds.shape
-    e = np.zeros((m, n))
-    for w in range(n_rounds):
-        for u in range(m):
-            for pos, item in enumerate(rounds[w, u]):
-                e[u, item] += gamma**pos / n_rounds
-    return e
-
-
 @pytest.mark.parametrize("n_rounds", [1, 2, 4])
 @pytest.mark.parametrize("gamma", [0.5, 0.8])
 def test_iid_aid_match_the_dense_definition(n_rounds, gamma):
     rng = np.random.default_rng(n_rounds)
     m, n, k = 7, 9, 3
     rounds = np.stack([random_top_k(m, n, k, seed=rng) for _ in range(n_rounds)])
-    e = _dense_exposure(rounds, n, gamma)
+    e = reference.rbp_exposure(rounds, n, gamma)
     e_rand = (1 - gamma**k) / (n * (1 - gamma))
     iid = rf.ii_disparity(rounds[0], n_items=n, gamma=gamma, rounds=rounds)
     aid = rf.ai_disparity(rounds[0], n_items=n, gamma=gamma, rounds=rounds)
@@ -379,21 +360,16 @@ def test_iid_is_constant_in_one_round():
     assert values.pop() == pytest.approx(bounds.iid_single_round(13, 4), abs=1e-15)
 
 
-def _gini_pairwise(x):
-    x = np.asarray(x, float)
-    return np.abs(x[:, None] - x[None, :]).sum() / (2 * x.size**2 * x.mean())
-
-
 @pytest.mark.parametrize("seed", range(3))
 def test_gini_matches_the_mean_absolute_difference_form(seed):
     rng = np.random.default_rng(seed)
     n, k = 20, 4
     rounds = np.stack([random_top_k(15, n, k, seed=rng) for _ in range(2)])
     counts = np.bincount(rounds.ravel(), minlength=n)
-    assert rf.gini_index(rounds[0], n_items=n, rounds=rounds) == pytest.approx(_gini_pairwise(counts), abs=1e-14)
+    assert rf.gini_index(rounds[0], n_items=n, rounds=rounds) == pytest.approx(reference.gini_mean_difference(counts), abs=1e-14)
     weights = 1 / np.log2(np.arange(2, k + 2))
     exposure = np.bincount(rounds.ravel(), weights=np.tile(weights, 30), minlength=n)
-    assert rf.gini_index_weighted(rounds[0], n_items=n, rounds=rounds) == pytest.approx(_gini_pairwise(exposure),
+    assert rf.gini_index_weighted(rounds[0], n_items=n, rounds=rounds) == pytest.approx(reference.gini_mean_difference(exposure),
                                                                                         abs=1e-14)
     # one round = the same as passing nothing
     assert rf.gini_index_weighted(rounds[0], n_items=n, rounds=rounds[:1]) == rf.gini_index_weighted(rounds[0],
@@ -704,8 +680,7 @@ def test_evaluate_matches_the_public_functions_and_passes_options():
     rounds = np.stack([random_top_k(m, n, k, seed=rng) for _ in range(3)])
     top = rounds[0]
     feats = rng.normal(size=(n, 5))
-    got = rf.evaluate(top, n, KEYS, on_undefined="nan", rounds=rounds, item_features=feats, gamma=0.5, beta=0.1,
-                      alpha=1.2, base=2)
+    got = rf.evaluate(top, n_items=n, measures=KEYS, on_undefined="nan", rounds=rounds, item_features=feats, gamma=0.5, beta=0.1, alpha=1.2, base=2)
     for key in KEYS:
         kwargs = {}
         if key in ("Gini_ori", "Gini_our", "Gini-w_ori", "Gini-w_our"):
@@ -722,4 +697,4 @@ def test_evaluate_matches_the_public_functions_and_passes_options():
 def test_evaluate_checks_the_first_round():
     rounds = np.stack([[[1, 0], [1, 2]]])
     with pytest.raises(ValueError, match=r"rounds\[0\] must equal top_k"):
-        rf.evaluate(TOP, 4, ["II-D"], rounds=rounds)
+        rf.evaluate(TOP, n_items=4, measures=["II-D"], rounds=rounds)

@@ -23,7 +23,7 @@ T1 = {"IAA_ori": 4 / 18, "IFD_div_ori": 0.140451, "IFD_mul_ori": 0.349522, "MME"
 
 
 def _eval(key, top=None, n=None, rel=None, **kw):
-    return rf.evaluate(top, n, [key], relevant=rel, **kw)[key]
+    return rf.evaluate(top, n_items=n, measures=[key], relevant=rel, **kw)[key]
 
 
 def _full(top, n):
@@ -340,7 +340,7 @@ def test_single_round_measures_reject_rounds():
     top = np.array([[0, 1], [1, 2]])
     rounds = np.stack([top, top[:, ::-1]])
     with pytest.raises(ValueError, match="single-round"):
-        rf.evaluate(top, 4, ["IAA_ori"], relevant=[[0], [1]], rounds=rounds)
+        rf.evaluate(top, n_items=4, measures=["IAA_ori"], relevant=[[0], [1]], rounds=rounds)
     # multi-round measures average the rounds
     one = rf.mean_max_envy(top, n_items=4, relevant=[[0], [1]], rounds=top[None])
     assert one == rf.mean_max_envy(top, n_items=4, relevant=[[0], [1]])
@@ -411,8 +411,8 @@ def test_per_user_scores_average_to_the_measure():
     rel[3] = False
     rel[3, 7] = True                                        # one user with a single relevant item
     keys = list(joint.PER_USER)
-    frame = rf.evaluate_per_user(None, n, keys, relevant=rel, ranking=rank, k=k)
-    whole = rf.evaluate(None, n, keys, relevant=rel, ranking=rank, k=k)
+    frame = rf.evaluate_per_user(None, n_items=n, measures=keys, relevant=rel, ranking=rank, k=k)
+    whole = rf.evaluate(None, n_items=n, measures=keys, relevant=rel, ranking=rank, k=k)
     for key in keys:
         values = frame[key].to_numpy()
         assert whole[key] == pytest.approx(np.nanmean(values), abs=1e-12), key
@@ -424,13 +424,14 @@ def test_per_user_scores_average_to_the_measure():
     target = rel / size * (1 - 0.8 ** size) / 0.2
     assert np.allclose(frame["II-F_ori"], ((e - target) ** 2).mean(axis=1), atol=1e-15)
     with pytest.raises(ValueError, match="no per-user values"):
-        rf.evaluate_per_user(None, n, ["HD"], relevant=rel, ranking=rank, k=k)
+        rf.evaluate_per_user(None, n_items=n, measures=["HD"], relevant=rel, ranking=rank, k=k)
     with pytest.raises(ValueError, match="no per-user scores"):
         joint.per_user("MME", Run(rank[:, :k], n, relevant=rel))
 
 
 def test_per_user_marks_undefined_users_with_nan():
     top_k, rel = [[0, 1], [2, 3]], [[0, 4], []]
-    frame = rf.evaluate_per_user(top_k, 6, ["IFD_mul_our", "IAA_our", "II-F_ori"], relevant=rel)
+    frame = rf.evaluate_per_user(top_k, n_items=6, measures=["IFD_mul_our", "IAA_our", "II-F_ori"], relevant=rel,
+                                 on_undefined="nan")
     assert np.isnan(frame.loc[1, "IFD_mul_our"]) and np.isnan(frame.loc[1, "IAA_our"])
     assert frame.loc[1, "II-F_ori"] == pytest.approx((1 + 0.8 ** 2) / 6)       # no target: only exposure

@@ -16,51 +16,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+import _reference as reference
 from recfair import examination
 from recfair.joint import bounds as jb
 from recfair.joint.generators import extreme_ranking, fairest_ranking, unfairest_ranking
 
 # ----------------------------------------------------------------------------- reference measures
-# literal definitions on a relevance vector in rank order (rel[p-1] = relevance at position p)
-
-
-def ref_iaa(rel, k, corrected=True):
-    n = len(rel)
-    total = 0.0
-    for p in range(1, n + 1):
-        if p <= k:
-            att = (k + 1 - p) / k if corrected else (k - p) / (k - 1)
-        else:
-            att = 0.0
-        total += abs(att - rel[p - 1])
-    return total / n
-
-
-def ref_iif(rel, k, gamma=0.8):
-    n, R = len(rel), sum(rel)
-    total = 0.0
-    for p in range(1, n + 1):
-        exposure = float(examination.rbp([p], gamma)[0]) if p <= k else 0.0
-        target = rel[p - 1] / R * (1 - gamma**R) / (1 - gamma) if R > 0 else 0.0
-        total += (exposure - target) ** 2
-    return total / n
-
-
-def ref_ifd_div(rel, k):
-    """H_u = all ordered pairs of relevant items (self-pairs included); k=None: no cut-off."""
-    n = len(rel)
-    J = [float(examination.dcg([p])[0]) if (k is None or p <= k) else 0.0 for p in range(1, n + 1)]
-    rel_pos = [p for p in range(1, n + 1) if rel[p - 1]]
-    if not rel_pos:
-        return math.nan
-    pairs = [(a, b) for a in rel_pos for b in rel_pos]
-    return sum(max(0.0, J[a - 1] - J[b - 1]) for a, b in pairs) / len(pairs)
-
-
-def ref_ifd_mul(rel, k):
-    n = len(rel)
-    J = [rel[p - 1] * (float(examination.dcg([p])[0]) if p <= k else 0.0) for p in range(1, n + 1)]
-    return sum((J[a] - J[b]) ** 2 for a in range(n) for b in range(n) if a != b) / (n * (n - 1))
+# literal definitions on a relevance vector in rank order: tests/_reference.py
 
 
 def rel_of(n, positions):
@@ -89,14 +51,14 @@ def test_kernels_match_references_on_every_ranking(n):
         for R in range(n + 1):
             for pos in itertools.combinations(range(1, n + 1), R):
                 rel = rel_of(n, pos)
-                assert jb.iaa_user(rel, k) == close(ref_iaa(rel, k))
+                assert jb.iaa_user(rel, k) == close(reference.iaa_user(rel, k))
                 if k >= 2:
-                    assert jb.iaa_user(rel, k, corrected=False) == close(ref_iaa(rel, k, False))
-                assert jb.iif_user(rel, k, gamma=0.8) == close(ref_iif(rel, k, 0.8))
-                assert jb.ifd_mul_user(rel, k) == close(ref_ifd_mul(rel, k))
+                    assert jb.iaa_user(rel, k, corrected=False) == close(reference.iaa_user(rel, k, False))
+                assert jb.iif_user(rel, k, gamma=0.8) == close(reference.iif_user(rel, k, 0.8))
+                assert jb.ifd_mul_user(rel, k) == close(reference.ifd_mul_user(rel, k))
                 if R:
-                    assert jb.ifd_div_user(rel, k) == close(ref_ifd_div(rel, k))
-                    assert jb.ifd_div_user(rel, None) == close(ref_ifd_div(rel, None))
+                    assert jb.ifd_div_user(rel, k) == close(reference.ifd_div_user(rel, k))
+                    assert jb.ifd_div_user(rel, None) == close(reference.ifd_div_user(rel, None))
                 else:
                     assert math.isnan(jb.ifd_div_user(rel, k))
 
@@ -115,11 +77,11 @@ def test_exchangeability_all_permutations():
 
 @pytest.mark.parametrize("n,k,R", SMALL)
 def test_iaa_closed_forms_are_the_exact_extremes(n, k, R):
-    lo, hi = brute(ref_iaa, n, k, R)
+    lo, hi = brute(reference.iaa_user, n, k, R)
     assert jb.iaa_most_fair(n, k, R) == close(lo)
     assert jb.iaa_most_unfair(n, k, R) == close(hi)
     if k >= 2:
-        lo, hi = brute(ref_iaa, n, k, R, corrected=False)
+        lo, hi = brute(reference.iaa_user, n, k, R, corrected=False)
         assert jb.iaa_most_fair(n, k, R, corrected=False) == close(lo)
         assert jb.iaa_most_unfair(n, k, R, corrected=False) == close(hi)
 
@@ -127,7 +89,7 @@ def test_iaa_closed_forms_are_the_exact_extremes(n, k, R):
 @pytest.mark.parametrize("gamma", [0.8, 0.5, 0.95])
 @pytest.mark.parametrize("n,k,R", SMALL)
 def test_iif_closed_forms_are_the_exact_extremes(n, k, R, gamma):
-    lo, hi = brute(ref_iif, n, k, R, gamma=gamma)
+    lo, hi = brute(reference.iif_user, n, k, R, gamma=gamma)
     assert jb.iif_most_fair(n, k, R, gamma) == close(lo)
     assert jb.iif_most_unfair(n, k, R, gamma) == close(hi)
 
@@ -196,27 +158,27 @@ def test_ifd_div_sorted_weight_identity_d5(values):
 def test_ifd_mul_variance_identity_d8(case):
     n, k, positions = case
     rel = rel_of(n, positions)
-    assert jb.ifd_mul_user(rel, k) == close(ref_ifd_mul(rel, k), abs=1e-12)
+    assert jb.ifd_mul_user(rel, k) == close(reference.ifd_mul_user(rel, k), abs=1e-12)
     shown = [p for p in positions if p <= k]
-    assert jb.ifd_mul_from_positions(n, shown) == close(ref_ifd_mul(rel, k), abs=1e-12)
+    assert jb.ifd_mul_from_positions(n, shown) == close(reference.ifd_mul_user(rel, k), abs=1e-12)
 
 
 @pytest.mark.parametrize("n,k,R", [c for c in SMALL if c[2] >= 1] + [(8, 8, 4), (8, 5, 5), (9, 4, 7)])
 def test_ifd_div_search_is_exact(n, k, R):
     for cut in (k, None):
-        lo, hi = brute(ref_ifd_div, n, cut, R)
+        lo, hi = brute(reference.ifd_div_user, n, cut, R)
         assert jb.ifd_div_most_fair(n, cut, R) == close(lo, abs=1e-12)
         assert jb.ifd_div_most_unfair(n, cut, R) == close(hi, abs=1e-12)
         for end, value in (("most_fair", lo), ("most_unfair", hi)):
             pos = jb.ifd_div_positions(n, cut, R, end)
             assert len(pos) == R and len(set(pos.tolist())) == R
-            assert ref_ifd_div(rel_of(n, pos), cut) == close(value, abs=1e-12)
+            assert reference.ifd_div_user(rel_of(n, pos), cut) == close(value, abs=1e-12)
 
 
 @pytest.mark.parametrize("n,k,R", [c for c in SMALL if c[0] >= 2] + [(10, 10, R) for R in range(11)]
                          + [(12, 5, R) for R in range(13)])
 def test_ifd_mul_strategies_are_exact(n, k, R):
-    lo, hi = brute(ref_ifd_mul, n, k, R)
+    lo, hi = brute(reference.ifd_mul_user, n, k, R)
     assert jb.ifd_mul_most_fair(n, k, R, exact=True) == close(lo, abs=1e-12)
     assert jb.ifd_mul_most_unfair(n, k, R, exact=True) == close(hi, abs=1e-12)
     # the thesis's strategies (bottom; "a on top, rest at the bottom") match the exact search here
@@ -258,7 +220,7 @@ def test_ifd_div_k_eq_n_10_table_and_the_0158_slip():
     assert round(overall, 3) == 0.178 and round(overall, 3) != 0.158
     assert jb.ifd_div_positions(10, 10, 2).tolist() == [1, 10]
     # brute force at R = 2 independently of the search
-    assert brute(ref_ifd_div, 10, 10, 2)[1] == close(0.17773, abs=5e-6)
+    assert brute(reference.ifd_div_user, 10, 10, 2)[1] == close(0.17773, abs=5e-6)
 
 
 def test_ifd_div_bottom_strategy_fails_when_r_exceeds_n_minus_k():
@@ -299,9 +261,9 @@ def test_iif_toy_values_and_swapped_parentheticals():
     """X8 (k=2, n=3): max 0.88 = 22/25 and min 1/150; §8.2 item 3: 0.88 comes from *irrelevant*
     items in the top-k, the minimum from the relevant items in the top-k."""
     assert jb.iif_most_unfair(3, 2, 1) == close(22 / 25)
-    assert ref_iif([0, 0, 1], 2) == close(22 / 25)          # both shown items irrelevant
+    assert reference.iif_user([0, 0, 1], 2) == close(22 / 25)          # both shown items irrelevant
     assert jb.iif_most_fair(3, 2, 2) == close(1 / 150)
-    assert ref_iif([1, 1, 0], 2) == close(1 / 150)          # both relevant items shown
+    assert reference.iif_user([1, 1, 0], 2) == close(1 / 150)          # both relevant items shown
     assert max(jb.iif_most_unfair(3, 2, R) for R in range(4)) == close(22 / 25)
     assert min(jb.iif_most_fair(3, 2, R) for R in range(1, 4)) == close(1 / 150)
 
@@ -328,11 +290,11 @@ def test_ifd_div_top_k_insensitivity_example_x12():
 # ----------------------------------------------------------------------------- generators
 
 MEASURE_REFS = {
-    "IAA": lambda rel, k: ref_iaa(rel, k),
-    "II-F": lambda rel, k: ref_iif(rel, k),
-    "IFD_div": lambda rel, k: ref_ifd_div(rel, k),
-    "IFD_div_ori": lambda rel, k: ref_ifd_div(rel, None),
-    "IFD_mul": lambda rel, k: ref_ifd_mul(rel, k),
+    "IAA": lambda rel, k: reference.iaa_user(rel, k),
+    "II-F": lambda rel, k: reference.iif_user(rel, k),
+    "IFD_div": lambda rel, k: reference.ifd_div_user(rel, k),
+    "IFD_div_ori": lambda rel, k: reference.ifd_div_user(rel, None),
+    "IFD_mul": lambda rel, k: reference.ifd_mul_user(rel, k),
 }
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 from _data_fixtures import SHARED_DATA
-from _reference import loop_hd
+import _reference as reference
 
 import recfair as rf
 from recfair import datasets as ds
@@ -32,57 +32,49 @@ def dense(run):
 
 
 def ref_iaa(rel, ranking, k, corrected):
+    """IAA per user (tests/_reference.py); the corrected version min-max scaled between relevant-on-top
+    and relevant-at-the-bottom, users with an empty range left out."""
     m, n = rel.shape
-    p = np.arange(1, n + 1)
-    att = np.where(p <= k, (k + 1 - p) / k if corrected else (k - p) / (k - 1), 0.0)
-    rel_by_rank = np.take_along_axis(rel, ranking, axis=1)
-    raw = np.abs(att[None, :] - rel_by_rank).sum(axis=1) / n
+    raw = np.array([reference.iaa_user(rel[u][ranking[u]], k, corrected) for u in range(m)])
     if not corrected:
         return raw.mean()
     R = rel.sum(axis=1).astype(int)
-    low = np.array([np.abs(att - np.r_[np.ones(r), np.zeros(n - r)]).sum() / n for r in R])
-    high = np.array([np.abs(att - np.r_[np.zeros(n - r), np.ones(r)]).sum() / n for r in R])
+    low = np.array([reference.iaa_user(np.r_[np.ones(r), np.zeros(n - r)], k, True) for r in R])
+    high = np.array([reference.iaa_user(np.r_[np.zeros(n - r), np.ones(r)], k, True) for r in R])
     ok = high > low
     return ((raw[ok] - low[ok]) / (high[ok] - low[ok])).mean()
 
 
-def _pair_excess(J):
-    return np.maximum(0.0, J[:, None] - J[None, :]).mean()       # cdist(J, J, max(0, u - v)).mean()
-
-
-def ref_ifd_div(rel, pos, k, corrected):
+def ref_ifd_div(rel, ranking, k, corrected):
+    """IFD÷ per user (tests/_reference.py), with the published runs' conventions: the original reads the
+    full ranking; the corrected one the top-k, min-max scaled between all relevant items below k and
+    half-half (ceil(R/2) on top), a user with one relevant item scoring 0."""
     m, n = rel.shape
-    e_full = 1 / np.log2(np.arange(1, n + 1) + 1)
-    e = np.where(np.arange(1, n + 1) <= k, e_full, 0.0) if corrected else e_full
     out = []
     for u in range(m):
-        J = e[pos[u, rel[u] > 0] - 1]
-        raw = _pair_excess(J)
+        by_rank = rel[u][ranking[u]]
+        raw = reference.ifd_div_user(by_rank, k if corrected else None)
         if not corrected:
             out.append(raw)
             continue
-        R = J.size
+        R = int(by_rank.sum())
         if R == 1:
             out.append(0.0)                                          # the experiments' convention
             continue
-        bottom = np.zeros(R)                                         # all relevant items below k
-        front = R - R // 2                                           # half-half: ceil(R/2) on top
-        half = np.r_[e[:front], np.zeros(R - front)]
-        low, high = _pair_excess(bottom), _pair_excess(half)
+        e = reference.dcg_exposure(n, k)
+        front = R - R // 2
+        low = reference.pair_excess(np.zeros(R))                     # all relevant items below k
+        high = reference.pair_excess(np.r_[e[:front], np.zeros(R - front)])
         out.append((raw - low) / (high - low))
     return np.mean(out)
 
 
-def ref_ifd_mul(rel, pos, k, n_check_users=25):
-    """pdist over all n items for the first users; the authors' "all relevant on top" maximum."""
+def ref_ifd_mul(rel, ranking, pos, k, n_check_users=25):
+    """IFD× per user over all n items for the first users (tests/_reference.py), and the J matrix."""
     m, n = rel.shape
-    e = 1 / np.log2(np.arange(1, n + 1) + 1)
-    J = np.where(pos <= k, rel * e[pos - 1], 0.0)
-    values = []
-    for u in range(min(m, n_check_users)):
-        diff = J[u][:, None] - J[u][None, :]
-        values.append((diff ** 2).sum() / (n * (n - 1)))
-    return np.array(values), J
+    values = np.array([reference.ifd_mul_user(rel[u][ranking[u]], k) for u in range(min(m, n_check_users))])
+    J = rel * reference.dcg_exposure(n, k)[pos - 1]
+    return values, J
 
 
 def ref_impacts(rel, top_k):
@@ -102,27 +94,18 @@ def ref_impacts(rel, top_k):
 
 
 def ref_iif_aif(rel, top_k, gamma=0.8):
+    """II-F and AI-F (tests/_reference.py) and the corrected II-F with the authors' strategies
+    (relevant items on top / at the bottom of the full ranking)."""
     m, n = rel.shape
     k = top_k.shape[1]
-    E = np.zeros((m, n))
-    np.put_along_axis(E, top_k, gamma ** np.arange(k)[None, :].repeat(m, 0), axis=1)
-    R = rel.sum(axis=1, keepdims=True)
-    with np.errstate(invalid="ignore", divide="ignore"):
-        target = np.nan_to_num(rel / R * (1 - gamma ** R) / (1 - gamma))
+    E, target = reference.exposure_and_target(top_k, rel, gamma)
     diff = E - target
     iif = (diff ** 2).mean()
     aif = (diff.mean(axis=0) ** 2).mean()
     per_user = (diff ** 2).mean(axis=1)
-    low, high = [], []
-    for u in range(m):                                               # the authors' strategies
-        r = int(R[u, 0])
-        t = target[u][rel[u] > 0][0] if r else 0.0
-        e_top = np.where(np.arange(n) < k, gamma ** np.arange(n), 0.0)
-        v_top = np.r_[np.full(r, t), np.zeros(n - r)]
-        v_bottom = np.r_[np.zeros(n - r), np.full(r, t)]
-        low.append(((e_top - v_top) ** 2).mean())
-        high.append(((e_top - v_bottom) ** 2).mean())
-    low, high = np.array(low), np.array(high)
+    R = rel.sum(axis=1).astype(int)
+    low = np.array([reference.iif_user(np.r_[np.ones(r), np.zeros(n - r)], k, gamma) for r in R])
+    high = np.array([reference.iif_user(np.r_[np.zeros(n - r), np.ones(r)], k, gamma) for r in R])
     ok = high > low
     return iif, aif, ((per_user[ok] - low[ok]) / (high[ok] - low[ok])).mean()
 
@@ -155,10 +138,10 @@ def test_joint_measures_match_published_conventions(lastfm_runs, name):
 
     assert got["IAA_ori"] == pytest.approx(ref_iaa(rel, ranking, K, corrected=False), abs=1e-12)
     assert got["IAA_our"] == pytest.approx(ref_iaa(rel, ranking, K, corrected=True), abs=1e-12)
-    assert got["IFD_div_ori"] == pytest.approx(ref_ifd_div(rel, pos, K, corrected=False), abs=1e-12)
-    assert got["IFD_div_our"] == pytest.approx(ref_ifd_div(rel, pos, K, corrected=True), abs=1e-12)
+    assert got["IFD_div_ori"] == pytest.approx(ref_ifd_div(rel, ranking, K, corrected=False), abs=1e-12)
+    assert got["IFD_div_our"] == pytest.approx(ref_ifd_div(rel, ranking, K, corrected=True), abs=1e-12)
 
-    per_user, J = ref_ifd_mul(rel, pos, K)
+    per_user, J = ref_ifd_mul(rel, ranking, pos, K)
     n = run.n_items
     s1, s2 = J.sum(axis=1), (J ** 2).sum(axis=1)
     closed = 2 * (n * s2 - s1 ** 2) / (n * (n - 1))
@@ -173,7 +156,7 @@ def test_joint_measures_match_published_conventions(lastfm_runs, name):
     ok = (R > 0) & (R < n)
     assert got["IFD_mul_our"] == pytest.approx((closed[ok] / high[ok]).mean(), abs=1e-12)
 
-    assert got["HD"] == pytest.approx(loop_hd(top_k, rel), abs=1e-12)
+    assert got["HD"] == pytest.approx(reference.hd(top_k, rel), abs=1e-12)
     mme, ibo, iwo = ref_impacts(rel, top_k)
     assert got["MME"] == pytest.approx(mme, abs=1e-15)
     assert got["IBO_our"] == pytest.approx(ibo) and got["IWO_our"] == pytest.approx(iwo)

@@ -131,19 +131,19 @@ def test_recommend_refuses_users_without_enough_candidates():
 def test_random_is_reproducible_and_independent_of_batching():
     train = random_csr(n_users=40, n_items=50)
     users = np.arange(40)
-    a = recommend(Random(random_state=7).fit(train), users, k=10, batch_size=40)
-    b = recommend(Random(random_state=7).fit(train), users, k=10, batch_size=3)
-    c = recommend(Random(random_state=8).fit(train), users, k=10)
+    a = recommend(Random(seed=7).fit(train), users, k=10, batch_size=40)
+    b = recommend(Random(seed=7).fit(train), users, k=10, batch_size=3)
+    c = recommend(Random(seed=8).fit(train), users, k=10)
     np.testing.assert_array_equal(a, b)
     assert not np.array_equal(a, c)
     # a user's scores do not depend on which other users are scored with them
-    model = Random(random_state=7).fit(train)
+    model = Random(seed=7).fit(train)
     np.testing.assert_array_equal(model.score([5, 9])[1], model.score([9])[0])
     assert np.all((model.score(users) >= 0) & (model.score(users) < 1))
 
 
 def test_random_without_seed_draws_one():
-    model = Random(random_state=None).fit(random_csr())
+    model = Random(seed=None).fit(random_csr())
     assert isinstance(model.seed_, int)
 
 
@@ -207,9 +207,9 @@ def test_factorization_is_deterministic_given_the_seed(cls):
     split = planted_split()
     train, users, history = split.matrix("train"), split.test_users, split.history()
     params = FAST[cls.__name__.lower()]
-    a = cls(**params, random_state=5).fit(train)
-    b = cls(**params, random_state=5).fit(train)
-    c = cls(**params, random_state=6).fit(train)
+    a = cls(**params, seed=5).fit(train)
+    b = cls(**params, seed=5).fit(train)
+    c = cls(**params, seed=6).fit(train)
     np.testing.assert_array_equal(a.item_factors_, b.item_factors_)
     np.testing.assert_array_equal(recommend(a, users, 5, history), recommend(b, users, 5, history))
     assert not np.array_equal(a.item_factors_, c.item_factors_)
@@ -227,10 +227,10 @@ def test_models_beat_random_on_planted_groups(name):
     split = planted_split()
     users, relevant, history = split.test_users, split.relevant(), split.history()
     train = split.matrix("train")
-    rand = hit_rate(recommend(Random().fit(train), users, 2, history), relevant)
+    rand = hit_rate(recommend(Random().fit(train), users, 2, history), relevant=relevant)
     params = {"itemknn": {"k_neighbours": 10}, "ease": {"reg": 10.0}}.get(name, FAST.get(name, {}))
     model = make_model(name, **params).fit(train)
-    hr = hit_rate(recommend(model, users, 2, history), relevant)
+    hr = hit_rate(recommend(model, users, 2, history), relevant=relevant)
     assert hr >= 0.9 and hr > rand + 0.4, (name, hr, rand)
 
 
@@ -243,7 +243,7 @@ def test_models_beat_random_on_planted_groups(name):
     (lambda: BPR(learning_rate=-0.1), "learning_rate"),
     (lambda: ALS(factors=0), "factors"),
     (lambda: ALS(alpha=0), "alpha"),
-    (lambda: Random(random_state=-1), "random_state"),
+    (lambda: Random(seed=-1), "seed"),
     (lambda: make_model("svd"), "unknown model"),
     (lambda: make_model("ease", lambda_=3), "unknown parameter"),
 ])
@@ -255,8 +255,8 @@ def test_bad_parameters_raise_value_error(make, match):
 def test_bad_parameter_types_raise_type_error():
     with pytest.raises(TypeError, match="k_neighbours"):
         ItemKNN(k_neighbours=2.5)
-    with pytest.raises(TypeError, match="random_state"):
-        BPR(random_state="seed")
+    with pytest.raises(TypeError, match="seed"):
+        BPR(seed="seed")
 
 
 def test_bad_inputs():
@@ -290,7 +290,7 @@ def test_registry_defaults():
     assert (bpr["factors"], bpr["learning_rate"], bpr["regularization"], bpr["iterations"]) == (64, 0.01, 0.01, 100)
     als = default_params("als")
     assert (als["factors"], als["regularization"], als["iterations"], als["alpha"]) == (64, 0.05, 15, 1.0)
-    assert all(default_params(n)["random_state"] == 2020 for n in available_models())
+    assert all(default_params(n)["seed"] == 2020 for n in available_models())
 
 
 # ---- runs and the cache ----------------------------------------------------------------
@@ -421,7 +421,7 @@ def test_ml100k_smoke(tmp_path):
         rec = produce_run(name, split, k=10, cache_dir=tmp_path)
         run = rec.to_run()
         assert run.n_users == len(split.test_users)
-        rates[name] = hit_rate(rec.top_k, rec.relevant)
+        rates[name] = hit_rate(rec.top_k, relevant=rec.relevant)
     assert rates["random"] < 0.15 < rates["pop"] < rates["ease"]
     assert rates["als"] > rates["pop"]
 
@@ -429,8 +429,8 @@ def test_ml100k_smoke(tmp_path):
 def test_settings_that_cannot_change_results_share_a_cache_entry(tmp_path):
     split = planted_split()
     pop = produce_run("pop", split, k=2, cache_dir=tmp_path)
-    assert produce_run("pop", split, k=2, params={"random_state": 1}, cache_dir=tmp_path).info["from_cache"]
-    assert "random_state" not in pop.params
+    assert produce_run("pop", split, k=2, params={"seed": 1}, cache_dir=tmp_path).info["from_cache"]
+    assert "seed" not in pop.params
     als = produce_run("als", split, k=2, params={**FAST["als"], "num_threads": 1}, cache_dir=tmp_path)
     again = produce_run("als", split, k=2, params={**FAST["als"], "num_threads": 2}, cache_dir=tmp_path)
     assert again.info["from_cache"] and again.info["key"] == als.info["key"]
@@ -438,7 +438,7 @@ def test_settings_that_cannot_change_results_share_a_cache_entry(tmp_path):
 
 def test_unseeded_runs_are_never_cached(tmp_path):
     split = planted_split()
-    produce_run("random", split, k=2, params={"random_state": None}, cache_dir=tmp_path)
+    produce_run("random", split, k=2, params={"seed": None}, cache_dir=tmp_path)
     assert not list(tmp_path.iterdir())
 
 

@@ -46,7 +46,7 @@ def test_returns_float_in_range_on_random_runs(spec):
     m, n, k = 30, 25, 5
     top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
     rel = [rng.choice(n, rng.integers(1, 8), replace=False) for _ in range(m)]
-    value = rf.evaluate(top, n, [spec.key], relevant=rel, **_scores_for(spec, top, n))[spec.key]
+    value = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n))[spec.key]
     assert isinstance(value, float)
     assert spec.range[0] <= value <= spec.range[1]
 
@@ -58,9 +58,8 @@ def test_user_order_invariance(spec):
     top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
     rel = [rng.choice(n, 3, replace=False) for _ in range(m)]
     perm = rng.permutation(m)
-    a = rf.evaluate(top, n, [spec.key], relevant=rel, **_scores_for(spec, top, n))[spec.key]
-    b = rf.evaluate(top[perm], n, [spec.key], relevant=[rel[i] for i in perm],
-                    **_scores_for(spec, top[perm], n))[spec.key]
+    a = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n))[spec.key]
+    b = rf.evaluate(top[perm], n_items=n, measures=[spec.key], relevant=[rel[i] for i in perm], **_scores_for(spec, top[perm], n))[spec.key]
     assert a == pytest.approx(b, abs=1e-12)
 
 

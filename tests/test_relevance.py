@@ -6,6 +6,7 @@ import numpy as np
 import pytest
 import scipy.sparse as sp
 
+import _reference as reference
 import recfair as rf
 from recfair import relevance
 
@@ -27,74 +28,57 @@ def test_hand_computed_values():
     idcg0 = 1 + 1 / LOG2(3) + 1 / LOG2(4)
     idcg1 = 1 + 1 / LOG2(3) + 1 / LOG2(4) + 1 / LOG2(5)
     ndcg = (dcg0 / idcg0 + dcg1 / idcg1) / 2
-    got = rf.evaluate(TOP, 10, ["HR", "MRR", "P", "R", "MAP", "NDCG"], relevant=REL)
+    got = rf.evaluate(TOP, n_items=10, measures=["HR", "MRR", "P", "R", "MAP", "NDCG"], relevant=REL)
     assert got == pytest.approx({"HR": hr, "MRR": mrr, "P": p, "R": r, "MAP": ap, "NDCG": ndcg}, abs=1e-15)
 
 
 def test_public_functions_match_evaluate():
     funcs = {"HR": rf.hit_rate, "MRR": rf.mrr, "P": rf.precision, "R": rf.recall,
              "MAP": rf.average_precision, "NDCG": rf.ndcg}
-    got = rf.evaluate(TOP, 10, list(funcs), relevant=REL)
+    got = rf.evaluate(TOP, n_items=10, measures=list(funcs), relevant=REL)
     for name, f in funcs.items():
-        assert f(TOP, REL, n_items=10) == got[name]
-        assert isinstance(f(TOP, REL, n_items=10), float)
+        assert f(TOP, relevant=REL, n_items=10) == got[name]
+        assert isinstance(f(TOP, relevant=REL, n_items=10), float)
 
 
 def test_cutoff_k_uses_prefix():
-    assert rf.precision(TOP, REL, n_items=10, k=1) == pytest.approx(0.5)
-    assert rf.ndcg(TOP, REL, n_items=10, k=1) == pytest.approx(0.5)
+    assert rf.precision(TOP, relevant=REL, n_items=10, k=1) == pytest.approx(0.5)
+    assert rf.ndcg(TOP, relevant=REL, n_items=10, k=1) == pytest.approx(0.5)
     # MAP normalises by min(|R_u|, k): user 0 with k=1 reaches 1
-    assert rf.average_precision(TOP, REL, n_items=10, k=1) == pytest.approx(0.5)
+    assert rf.average_precision(TOP, relevant=REL, n_items=10, k=1) == pytest.approx(0.5)
 
 
 def test_perfect_and_empty_lists():
     top = [[0, 1, 2]]
-    assert rf.ndcg(top, [[0, 1]], n_items=5) == 1.0          # fewer relevant than k: still 1
-    assert rf.average_precision(top, [[0, 1]], n_items=5) == 1.0
-    assert rf.recall(top, [[0, 1, 2, 3]], n_items=5) == 0.75  # more relevant than k: < 1
-    assert rf.mrr(top, [[4]], n_items=5) == 0.0
+    assert rf.ndcg(top, relevant=[[0, 1]], n_items=5) == 1.0          # fewer relevant than k: still 1
+    assert rf.average_precision(top, relevant=[[0, 1]], n_items=5) == 1.0
+    assert rf.recall(top, relevant=[[0, 1, 2, 3]], n_items=5) == 0.75  # more relevant than k: < 1
+    assert rf.mrr(top, relevant=[[4]], n_items=5) == 0.0
 
 
 def test_sparse_relevant_equals_lists():
     mat = sp.lil_matrix((2, 10), dtype=np.int8)
     for u, items in enumerate(REL):
         mat[u, items] = 1
-    assert rf.evaluate(TOP, 10, ["MAP", "NDCG"], relevant=mat.tocsr()) == rf.evaluate(
-        TOP, 10, ["MAP", "NDCG"], relevant=REL)
+    assert rf.evaluate(TOP, n_items=10, measures=["MAP", "NDCG"], relevant=mat.tocsr()) == rf.evaluate(TOP, n_items=10, measures=["MAP", "NDCG"], relevant=REL)
 
 
 def test_user_without_relevant_items_follows_policy():
     top, rel = [[0, 1], [2, 3]], [[0], []]
     for name in ("R", "MAP", "NDCG"):
         with pytest.warns(rf.UndefinedMeasureWarning, match="1 user"):
-            assert math.isnan(rf.evaluate(top, 5, [name], relevant=rel)[name])
-        assert math.isnan(rf.evaluate(top, 5, [name], relevant=rel, on_undefined="nan")[name])
+            assert math.isnan(rf.evaluate(top, n_items=5, measures=[name], relevant=rel)[name])
+        assert math.isnan(rf.evaluate(top, n_items=5, measures=[name], relevant=rel, on_undefined="nan")[name])
         with pytest.raises(rf.UndefinedMeasureError):
-            rf.evaluate(top, 5, [name], relevant=rel, on_undefined="raise")
+            rf.evaluate(top, n_items=5, measures=[name], relevant=rel, on_undefined="raise")
     # HR, MRR and P are defined (0) for such a user
-    assert rf.evaluate(top, 5, ["HR", "MRR", "P"], relevant=rel) == {"HR": 0.5, "MRR": 0.5, "P": 0.25}
+    assert rf.evaluate(top, n_items=5, measures=["HR", "MRR", "P"], relevant=rel) == {"HR": 0.5, "MRR": 0.5, "P": 0.25}
 
 
 def test_no_users_is_undefined():
     empty = np.zeros((0, 3), dtype=int)
     with pytest.warns(rf.UndefinedMeasureWarning, match="no users"):
-        assert math.isnan(rf.hit_rate(empty, [], n_items=5))
-
-
-def _reference(top, rel_sets, k):
-    """Direct transcription of the formulas, one user at a time."""
-    out = {m: [] for m in ("HR", "MRR", "P", "R", "MAP", "NDCG")}
-    for row, rel in zip(top, rel_sets):
-        rel = set(rel)
-        hits = [1 if row[j] in rel else 0 for j in range(k)]
-        out["HR"].append(float(any(hits)))
-        out["MRR"].append(next((1 / (j + 1) for j in range(k) if hits[j]), 0.0))
-        out["P"].append(sum(hits) / k)
-        out["R"].append(sum(hits) / len(rel))
-        out["MAP"].append(sum(hits[j] * sum(hits[: j + 1]) / (j + 1) for j in range(k)) / min(len(rel), k))
-        dcg = sum(hits[j] / math.log2(j + 2) for j in range(k))
-        out["NDCG"].append(dcg / sum(1 / math.log2(j + 2) for j in range(min(len(rel), k))))
-    return {m: float(np.mean(v)) for m, v in out.items()}
+        assert math.isnan(rf.hit_rate(empty, relevant=[], n_items=5))
 
 
 @pytest.mark.parametrize("seed", range(5))
@@ -103,21 +87,21 @@ def test_against_loop_reference(seed):
     m, n, k = 40, 30, 7
     top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
     rel = [rng.choice(n, rng.integers(1, 12), replace=False) for _ in range(m)]
-    got = rf.evaluate(top, n, ["HR", "MRR", "P", "R", "MAP", "NDCG"], relevant=rel)
-    assert got == pytest.approx(_reference(top, rel, k), abs=1e-12)
+    got = rf.evaluate(top, n_items=n, measures=["HR", "MRR", "P", "R", "MAP", "NDCG"], relevant=rel)
+    assert got == pytest.approx(reference.relevance_measures(top, rel, k), abs=1e-12)
 
 
 def test_per_user_frame():
-    frame = rf.evaluate_per_user(TOP, 10, ["P", "R"], relevant=REL, users=[3, 8])
+    frame = rf.evaluate_per_user(TOP, n_items=10, measures=["P", "R"], relevant=REL, users=[3, 8])
     assert frame.index.tolist() == [3, 8]
     assert frame.loc[3, "P"] == 0.5 and frame.loc[8, "R"] == pytest.approx(0.2)
-    assert frame["P"].mean() == rf.precision(TOP, REL, n_items=10)
+    assert frame["P"].mean() == rf.precision(TOP, relevant=REL, n_items=10)
 
 
 def test_derived_topk_from_scores_and_history():
     scores = np.array([[0.9, 0.1, 0.5, 0.5], [0.2, 0.2, 0.3, 0.1]])
     history = [[0], []]
     # user 0: item 0 is history -> 2, 3 (tie, lower index first); user 1: 2, 0
-    got = rf.evaluate(None, 4, ["P"], k=2, scores=scores, history=history, relevant=[[3], [0]])
+    got = rf.evaluate(None, n_items=4, measures=["P"], k=2, scores=scores, history=history, relevant=[[3], [0]])
     assert got["P"] == pytest.approx(0.5)
     assert relevance is not None

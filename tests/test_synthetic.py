@@ -1,6 +1,7 @@
 import numpy as np
 import pytest
 
+import _reference as reference
 from recfair.synthetic import random_relevant, random_top_k
 
 
@@ -291,44 +292,7 @@ def test_sliding_windows_options_and_errors():
 
 
 # artificial insertion ---------------------------------------------------------------------
-# local formulas from spec p1.md §2 (the library's measures live in recfair.item_exposure)
-
-def _counts(top, n):
-    return np.bincount(top.ravel(), minlength=n)
-
-
-def _jain(top, n):
-    c = _counts(top, n)
-    return top.size ** 2 / (n * (c.astype(float) ** 2).sum())
-
-
-def _qf(top, n):
-    return np.count_nonzero(_counts(top, n)) / n
-
-
-def _fsat(top, n):
-    return np.mean(_counts(top, n) >= top.size // n)
-
-
-def _ent_def(top, n):
-    p = _counts(top, n) / top.size
-    p = p[p > 0]
-    return -(p * np.log(p)).sum()
-
-
-def _gini(ex):
-    ex = np.sort(ex)
-    n = ex.size
-    j = np.arange(1, n + 1)
-    return ((2 * j - n - 1) * ex).sum() / (n * ex.sum())
-
-
-def _gini_w(top, n):
-    w = 1 / np.log2(np.arange(2, top.shape[1] + 2))
-    ex = np.zeros(n)
-    np.add.at(ex, top, np.broadcast_to(w, top.shape))
-    return _gini(ex)
-
+# independent transcriptions of the formulas: tests/_reference.py
 
 # spec §8.5 tables (m=1000, n=10000, k=10), P = 0.0, 0.1, ..., 1.0
 LE_JAIN = [0.001, 0.00111099, 0.00124969, 0.00142796, 0.00166556, 0.001998, 0.00249626,
@@ -350,15 +314,15 @@ def test_insertion_thesis_tables():
     rel = insertion_relevant(m, n, k)
     for t, (p, top) in enumerate(steps):
         assert top.shape == (m, k) and top.dtype == np.int64 and _rows_distinct(top)
-        assert _jain(top, n) == pytest.approx(LE_JAIN[t], rel=1e-5)
-        assert _qf(top, n) == pytest.approx(LE_QF[t], abs=1e-12)
-        assert _fsat(top, n) == pytest.approx(LE_QF[t], abs=1e-12)  # QF_ori = FSat_ori
-        assert _gini(_counts(top, n).astype(float)) == pytest.approx(LE_GINI[t], abs=1e-6)
-        assert _gini_w(top, n) == pytest.approx(LE_GINI_W[t], abs=1e-6)
+        assert reference.jain(top, n) == pytest.approx(LE_JAIN[t], rel=1e-5)
+        assert reference.qf(top, n) == pytest.approx(LE_QF[t], abs=1e-12)
+        assert reference.fsat(top, n) == pytest.approx(LE_QF[t], abs=1e-12)  # QF_ori = FSat_ori
+        assert reference.gini(reference.counts(top, n).astype(float)) == pytest.approx(LE_GINI[t], abs=1e-6)
+        assert reference.gini_w(top, n) == pytest.approx(LE_GINI_W[t], abs=1e-6)
         # corrected QF / FSat / Ent are exactly P (n divides km, so Ent_max = log n)
-        qf_our = (np.count_nonzero(_counts(top, n)) - k) / (n - k)
-        fsat_our = (_fsat(top, n) - k / n) / (1 - k / n)
-        ent_our = (_ent_def(top, n) - math.log(k)) / (math.log(n) - math.log(k))
+        qf_our = (np.count_nonzero(reference.counts(top, n)) - k) / (n - k)
+        fsat_our = (reference.fsat(top, n) - k / n) / (1 - k / n)
+        ent_our = (reference.entropy_defined(top, n) - math.log(k)) / (math.log(n) - math.log(k))
         assert qf_our == pytest.approx(p, abs=1e-12)
         assert fsat_our == pytest.approx(p, abs=1e-12)
         assert ent_our == pytest.approx(p, abs=1e-12)
@@ -366,7 +330,8 @@ def test_insertion_thesis_tables():
         assert hits.mean() == pytest.approx(LE_PREC[t], abs=1e-12)  # precision@10 (= recall: 10 relevant each)
     # T14: P = 0.9
     top = steps[9][1]
-    assert round(_jain(top, n), 4) == 0.0099 and _qf(top, n) == 0.9001 and _fsat(top, n) == 0.9001
+    assert round(reference.jain(top, n), 4) == 0.0099
+    assert reference.qf(top, n) == 0.9001 and reference.fsat(top, n) == 0.9001
     assert (top[:, 0] == 0).all()  # item i_1 still goes to every user
 
 
@@ -378,8 +343,8 @@ def test_insertion_most_exposed_reverse():
     for t, (p, top) in enumerate(me):
         assert p == t / k and _rows_distinct(top)
         # same exposure counts as the LE state with the complementary fraction, other positions
-        assert np.array_equal(np.sort(_counts(top, n)), np.sort(_counts(le[k - t][1], n)))
-        assert _gini_w(top, n) == pytest.approx(ME_GINI_W[t], abs=1e-6)
+        assert np.array_equal(np.sort(reference.counts(top, n)), np.sort(reference.counts(le[k - t][1], n)))
+        assert reference.gini_w(top, n) == pytest.approx(ME_GINI_W[t], abs=1e-6)
 
 
 @pytest.mark.parametrize("m", [1, 2, 100, 500])
@@ -390,7 +355,7 @@ def test_insertion_structure(m):
     assert np.array_equal(start, most_unfair_top_k(m, n, k))
     end = insertion_top_k(m, n, k, k)
     assert np.array_equal(end, most_fair_top_k(m, n, k))
-    assert np.array_equal(_counts(end, n), np.ones(n, dtype=np.int64))  # every item exactly once
+    assert np.array_equal(reference.counts(end, n), np.ones(n, dtype=np.int64))  # every item exactly once
     rel = insertion_relevant(m, n, k)
     assert np.array_equal(np.diff(rel.indptr), np.full(m, k))
     assert rel[np.arange(m)[:, None], end].toarray().all()
@@ -405,9 +370,9 @@ def test_insertion_structure(m):
         hits = rel[np.arange(m)[:, None], top].toarray()
         assert hits[1:, k - t:].all() and not hits[1:, :k - t].any()
         if m > 1:
-            g = _gini(_counts(top, n).astype(float))
+            g = reference.gini(reference.counts(top, n).astype(float))
             gini_our.append((g - 0) / (1 - k / n - 0))
-            assert (np.count_nonzero(_counts(top, n)) - k) / (n - k) == pytest.approx(t / k)
+            assert (np.count_nonzero(reference.counts(top, n)) - k) / (n - k) == pytest.approx(t / k)
         prev = top
     if m > 1:  # spec §8.5 scaling check: the same curve for every m
         assert gini_our == pytest.approx([1, .99, .96, .91, .84, .75, .64, .51, .36, .19, 0], abs=1e-12)

@@ -42,6 +42,6 @@ def test_insertion_claims_hold_for_the_generator(measure):
     m, k = 1000, 10
     n = m * k
     top = generators.insertion_top_k(m, n, k, round(claims.loc[measure, "P"] * k))
-    scores = evaluate(top, n, [f"{measure}_ori", f"{measure}_our"])
+    scores = evaluate(top, n_items=n, measures=[f"{measure}_ori", f"{measure}_our"])
     for value in scores.values():
         assert value == pytest.approx(claims.loc[measure, "value"], abs=1e-3)

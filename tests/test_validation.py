@@ -20,12 +20,12 @@ REL = [[0], [3]]
 ])
 def test_evaluate_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
-        rf.evaluate(TOP, 5, relevant=REL, **kwargs)
+        rf.evaluate(TOP, n_items=5, relevant=REL, **kwargs)
 
 
 def test_missing_input_names_it():
     with pytest.raises(ValueError, match="P needs relevant.*pass relevant="):
-        rf.evaluate(TOP, 5, ["P"])
+        rf.evaluate(TOP, n_items=5, measures=["P"])
 
 
 @pytest.mark.parametrize("top, n, k, exc, match", [
@@ -116,5 +116,5 @@ def test_other_inputs():
 
 def test_undefined_warning_points_at_the_callers_line():
     with pytest.warns(rf.UndefinedMeasureWarning) as record:
-        rf.evaluate([[0, 1]], 3, ["Ent_ori"])
+        rf.evaluate([[0, 1]], n_items=3, measures=["Ent_ori"])
     assert record[0].filename == __file__

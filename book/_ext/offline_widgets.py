@@ -28,6 +28,7 @@ in a root ``_static`` folder to every page.
 
 from __future__ import annotations
 
+import os
 import posixpath
 import shutil
 import subprocess
@@ -211,6 +212,11 @@ def localise_cdn_attribute(app: Sphinx, pagename: str, templatename: str, contex
 
 
 def setup(app: Sphinx) -> dict:
+    # Chapters build their controls with recfair.widgets.explore, which precomputes every
+    # position into static HTML when RECFAIR_WIDGETS=static. The kernels that execute the
+    # chapters inherit this process's environment, so setting it here makes every built page
+    # respond without a kernel, while the same chapter code gives live ipywidgets in Jupyter.
+    os.environ["RECFAIR_WIDGETS"] = "static"
     app.setup_extension("myst_nb")  # defines nb_ipywidgets_js, which is read here
     app.add_config_value("offline_widgets_dir", "book/_vendor", "html", types=[str])
     app.connect("config-inited", add_static_path)

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
+from .._validation import check_seed
 from ._interactions import Interactions, _core_stats
 from ._preprocess import _check_count
 
@@ -224,16 +225,10 @@ def _resolve_order(inter: Interactions, order: str) -> str:
     return order
 
 
-def _check_seed(seed):
-    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, (numbers.Integral, np.random.Generator))):
-        raise TypeError(f"seed must be an integer, a numpy Generator or None, got {seed!r}.")
-    return seed
-
-
 def _row_order(inter: Interactions, order: str, seed) -> np.ndarray:
     if order == "temporal":
         return np.argsort(inter.frame["timestamp"].to_numpy(), kind="stable")
-    return np.random.default_rng(seed).permutation(len(inter.frame))
+    return check_seed(seed).permutation(len(inter.frame))
 
 
 def _index_space(values: pd.Series) -> tuple[np.ndarray, np.ndarray]:
@@ -314,7 +309,7 @@ def split_per_user(interactions: Interactions, *, ratios=(0.8, 0.1, 0.1), order:
     inter = _check_split_input(interactions)
     ratios = _check_ratios(ratios)
     order = _resolve_order(inter, order)
-    rows = _row_order(inter, order, _check_seed(seed))
+    rows = _row_order(inter, order, check_seed(seed))
     users = pd.factorize(inter.frame["user_id"])[0]
     rows = rows[np.argsort(users[rows], kind="stable")]  # grouped by user, order kept inside
     grouped_users = users[rows]
@@ -355,7 +350,7 @@ def split_global(interactions: Interactions, *, ratios=(0.6, 0.2, 0.2), order: s
     inter = _check_split_input(interactions)
     ratios = _check_ratios(ratios)
     order = _resolve_order(inter, order)
-    rows = _row_order(inter, order, _check_seed(seed))
+    rows = _row_order(inter, order, check_seed(seed))
     train, valid, _ = (int(x[0]) for x in part_sizes([len(rows)], ratios))
     code = np.full(len(rows), 2, dtype=np.int8)
     code[:train] = 0

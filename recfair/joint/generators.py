@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .._validation import check_positive_int
+from .._validation import check_positive_int, check_seed
 from .bounds import ENDS, _measure_name, attaining_positions
 
 __all__ = ["extreme_ranking", "fairest_ranking", "unfairest_ranking"]
@@ -94,7 +94,7 @@ def extreme_ranking(relevant, n_items: int, measure: str, end: str, *, k: int = 
     if end not in ENDS:
         raise ValueError(f"end must be one of {ENDS}, got {end!r}.")
     _measure_name(measure)                                              # validates the name
-    rng = None if seed is None else np.random.default_rng(seed)
+    rng = None if seed is None else check_seed(seed)
     sets = _relevant_sets(relevant, n_items)
     out = np.empty((len(sets), n_items), dtype=np.int64)
     cache: dict[int, np.ndarray] = {}

@@ -54,7 +54,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._docs import ON_UNDEFINED, ROUNDS, doc_filler
-from .._validation import SNAP, check_on_undefined, snap, undefined
+from .._validation import SNAP, check_on_undefined, check_seed, snap, undefined
 from ..examination import check_gamma
 from ..examination import dcg as _dcg
 from ..examination import inverse as _inverse
@@ -349,7 +349,7 @@ def _reference_lists(run, k: int, tie_break: str, seed) -> np.ndarray:
         return _LEGACY_REFERENCES[key].copy()
     if tie_break == "random":
         rows = np.repeat(np.arange(m), np.diff(rel.indptr))
-        order = np.lexsort((np.random.default_rng(seed).random(rel.nnz), -rel.data, rows))
+        order = np.lexsort((check_seed(seed).random(rel.nnz), -rel.data, rows))
     else:                                                            # CSR order: ties to the lower index
         order = core.sort_rows(rel.data, rel.indptr)
     return core.row_slots(rel.indices[order].astype(np.float64) + 1.0, rel.indptr, k, n,
@@ -1016,16 +1016,18 @@ def mean_max_envy(top_k, *, n_items, relevant=None, relevance=None, k=None, roun
     return compute("MME", run, on_undefined=on_undefined)
 
 
-_IBO_DOC = r"""Item {what}: share of items whose impact is {how} under uniformly random rankings.
+@_fill_doc
+def item_better_off(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
+    r"""Item better-off: share of items whose impact is at least 10% higher than under uniformly random rankings.
 
-    {direction}
+    Higher is fairer.
 
     .. math::
 
-        {formula},\quad
-        \mathrm{{Imp}}_i^{{unif}} = \frac{{1}}{{mn}}\sum_{{p=1}}^{{k}}\frac1p\sum_{{u\in U}} r_{{u,i}}
+        \mathrm{IBO}_{\mathrm{ori}} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}{\mathrm{Imp}_i^{unif}} \ge 1.1\Bigr),\quad
+        \mathrm{Imp}_i^{unif} = \frac{1}{mn}\sum_{p=1}^{k}\frac1p\sum_{u\in U} r_{u,i}
 
-    with :math:`\mathrm{{Imp}}_i(i)` as in :func:`mean_max_envy`.
+    with :math:`\mathrm{Imp}_i(i)` as in :func:`mean_max_envy`.
 
     Parameters
     ----------
@@ -1040,54 +1042,155 @@ _IBO_DOC = r"""Item {what}: share of items whose impact is {how} under uniformly
 
     Notes
     -----
-    {notes}
+    The original over all :math:`n` items (Saito and Joachims; restated in thesis Ch. 4): an item
+    relevant to no user has :math:`\mathrm{Imp}_i(i) / \mathrm{Imp}_i^{unif} = 0/0`, so the
+    measure is undefined. Paper 2's published numbers use the corrected form over :math:`I^-`.
 
     References
     ----------
     .. [1] Y. Saito, T. Joachims (2022). Fair ranking as fair division. KDD.
-    .. [2] {ref}.
+    .. [2] <<ref3>>.
 
     Examples
     --------
-    >>> {call}([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]]{extra})
-    {result}
+    >>> item_better_off([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]], on_undefined="nan")
+    nan
     """
-_ORI_NOTE = ("The original over all :math:`n` items (Saito and Joachims; restated in thesis Ch. 4): an item\n"
-             "    relevant to no user has :math:`\\mathrm{Imp}_i(i) / \\mathrm{Imp}_i^{unif} = 0/0`, so the\n"
-             "    measure is undefined. Paper 2's published numbers use the corrected form over :math:`I^-`.")
-_OUR_NOTE = ("Only items relevant to at least one user (:math:`I^-`) count, so the better-off and\n"
-             "    worse-off sets are disjoint (Paper 3; also the form behind Paper 2's published numbers).\n"
-             "    Undefined if no item is relevant to anyone.")
+    run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
+    return compute("IBO_ori", run, on_undefined=on_undefined)
 
 
-def _ibo_public(key, name, what, how, direction, formula, notes, ref, example_result, extra=""):
-    def func(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
-        run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
-        return compute(key, run, on_undefined=on_undefined)
+@_fill_doc
+def item_worse_off(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
+    r"""Item worse-off: share of items whose impact is at least 10% lower than under uniformly random rankings.
 
-    func.__name__ = func.__qualname__ = name
-    func.__doc__ = _IBO_DOC.format(what=what, how=how, direction=direction, formula=formula, notes=notes,
-                                   ref=ref, call=name, extra=extra, result=example_result)
-    func.__module__ = __name__
-    return _fill_doc(func)
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{IWO}_{\mathrm{ori}} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}{\mathrm{Imp}_i^{unif}} \le 0.9\Bigr),\quad
+        \mathrm{Imp}_i^{unif} = \frac{1}{mn}\sum_{p=1}^{k}\frac1p\sum_{u\in U} r_{u,i}
+
+    with :math:`\mathrm{Imp}_i(i)` as in :func:`mean_max_envy`.
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        In [0, 1] (the formula's percentage divided by 100, as in the experiments).
+
+    Notes
+    -----
+    The original over all :math:`n` items (Saito and Joachims; restated in thesis Ch. 4): an item
+    relevant to no user has :math:`\mathrm{Imp}_i(i) / \mathrm{Imp}_i^{unif} = 0/0`, so the
+    measure is undefined. Paper 2's published numbers use the corrected form over :math:`I^-`.
+
+    References
+    ----------
+    .. [1] Y. Saito, T. Joachims (2022). Fair ranking as fair division. KDD.
+    .. [2] <<ref3>>.
+
+    Examples
+    --------
+    >>> item_worse_off([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]], on_undefined="nan")
+    nan
+    """
+    run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
+    return compute("IWO_ori", run, on_undefined=on_undefined)
 
 
-item_better_off = _ibo_public(
-    "IBO_ori", "item_better_off", "better-off", "at least 10% higher than", "Higher is fairer.",
-    r"\mathrm{IBO}_{\mathrm{ori}} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}"
-    r"{\mathrm{Imp}_i^{unif}} \ge 1.1\Bigr)", _ORI_NOTE, "<<ref3>>", "nan", extra=', on_undefined="nan"')
-item_worse_off = _ibo_public(
-    "IWO_ori", "item_worse_off", "worse-off", "at least 10% lower than", "Lower is fairer.",
-    r"\mathrm{IWO}_{\mathrm{ori}} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}"
-    r"{\mathrm{Imp}_i^{unif}} \le 0.9\Bigr)", _ORI_NOTE, "<<ref3>>", "nan", extra=', on_undefined="nan"')
-item_better_off_corrected = _ibo_public(
-    "IBO_our", "item_better_off_corrected", "better-off (over relevant items)", "at least 10% higher than",
-    "Higher is fairer.", r"\mathrm{IBO}_{\mathrm{our}} = \frac{1}{|I^-|}\sum_{i\in I^-}"
-    r"\delta\bigl(\mathrm{Imp}_i(i) \ge 1.1\,\mathrm{Imp}_i^{unif}\bigr)", _OUR_NOTE, "<<ref2>>; <<ref3>>", "0.4")
-item_worse_off_corrected = _ibo_public(
-    "IWO_our", "item_worse_off_corrected", "worse-off (over relevant items)", "at least 10% lower than",
-    "Lower is fairer.", r"\mathrm{IWO}_{\mathrm{our}} = \frac{1}{|I^-|}\sum_{i\in I^-}"
-    r"\delta\bigl(\mathrm{Imp}_i(i) \le 0.9\,\mathrm{Imp}_i^{unif}\bigr)", _OUR_NOTE, "<<ref2>>; <<ref3>>", "0.6")
+@_fill_doc
+def item_better_off_corrected(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
+    r"""Item better-off (over relevant items): share of items whose impact is at least 10% higher than under uniformly random rankings.
+
+    Higher is fairer.
+
+    .. math::
+
+        \mathrm{IBO}_{\mathrm{our}} = \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \ge 1.1\,\mathrm{Imp}_i^{unif}\bigr),\quad
+        \mathrm{Imp}_i^{unif} = \frac{1}{mn}\sum_{p=1}^{k}\frac1p\sum_{u\in U} r_{u,i}
+
+    with :math:`\mathrm{Imp}_i(i)` as in :func:`mean_max_envy`.
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        In [0, 1] (the formula's percentage divided by 100, as in the experiments).
+
+    Notes
+    -----
+    Only items relevant to at least one user (:math:`I^-`) count, so the better-off and
+    worse-off sets are disjoint (Paper 3; also the form behind Paper 2's published numbers).
+    Undefined if no item is relevant to anyone.
+
+    References
+    ----------
+    .. [1] Y. Saito, T. Joachims (2022). Fair ranking as fair division. KDD.
+    .. [2] <<ref2>>; <<ref3>>.
+
+    Examples
+    --------
+    >>> item_better_off_corrected([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]])
+    0.4
+    """
+    run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
+    return compute("IBO_our", run, on_undefined=on_undefined)
+
+
+@_fill_doc
+def item_worse_off_corrected(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
+    r"""Item worse-off (over relevant items): share of items whose impact is at least 10% lower than under uniformly random rankings.
+
+    Lower is fairer.
+
+    .. math::
+
+        \mathrm{IWO}_{\mathrm{our}} = \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \le 0.9\,\mathrm{Imp}_i^{unif}\bigr),\quad
+        \mathrm{Imp}_i^{unif} = \frac{1}{mn}\sum_{p=1}^{k}\frac1p\sum_{u\in U} r_{u,i}
+
+    with :math:`\mathrm{Imp}_i(i)` as in :func:`mean_max_envy`.
+
+    Parameters
+    ----------
+    <<inputs>>
+    <<rounds>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    score : float
+        In [0, 1] (the formula's percentage divided by 100, as in the experiments).
+
+    Notes
+    -----
+    Only items relevant to at least one user (:math:`I^-`) count, so the better-off and
+    worse-off sets are disjoint (Paper 3; also the form behind Paper 2's published numbers).
+    Undefined if no item is relevant to anyone.
+
+    References
+    ----------
+    .. [1] Y. Saito, T. Joachims (2022). Fair ranking as fair division. KDD.
+    .. [2] <<ref2>>; <<ref3>>.
+
+    Examples
+    --------
+    >>> item_worse_off_corrected([[0, 1], [1, 0], [0, 1]], n_items=6, relevant=[[0, 2], [1, 4], [0, 1, 5]])
+    0.6
+    """
+    run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
+    return compute("IWO_our", run, on_undefined=on_undefined)
+
 
 
 # --------------------------------------------------------------------------- public functions: II-F, AI-F

@@ -1,6 +1,6 @@
 """Recommenders that produce the runs the fairness measures are computed on.
 
-Six models share one scikit-learn-like interface (``Model(**params, random_state=2020)``,
+Six models share one scikit-learn-like interface (``Model(**params, seed=2020)``,
 ``fit(train) -> self``, ``score(users) -> (len(users), n_items)`` float64):
 
 * :class:`Pop` -- item popularity; :class:`Random` -- seeded uniform scores;

@@ -2,7 +2,7 @@
 
 Every model follows the same small, scikit-learn-like protocol:
 
-* ``Model(**params, random_state=2020)`` validates its hyperparameters at once;
+* ``Model(**params, seed=2020)`` validates its hyperparameters at once;
 * ``model.fit(train)`` learns from a user x item ``scipy.sparse`` matrix and returns ``self``;
 * ``model.score(users)`` returns raw predicted scores ``(len(users), n_items)`` as float64,
   without any masking of seen items.
@@ -160,12 +160,25 @@ def check_users(users, n_users: int) -> np.ndarray:
     return arr
 
 
-def check_random_state(value, name: str = "random_state"):
-    """``None`` or a non-negative integer seed."""
+def check_model_seed(value, name: str = "seed"):
+    """A model's seed as ``None`` or a non-negative int (what the run cache and ``implicit`` need).
+
+    An int is used as is; a :class:`numpy.random.Generator` gives one int drawn from it (so a
+    model seeded with a Generator is reproducible exactly when the Generator is); ``None``
+    means a fresh draw on every fit, and such runs are never cached.
+
+    >>> check_model_seed(7), check_model_seed(None)
+    (7, None)
+    >>> check_model_seed(np.random.default_rng(0)) == check_model_seed(np.random.default_rng(0))
+    True
+    """
     if value is None:
         return None
+    if isinstance(value, np.random.Generator):
+        return int(value.integers(0, 2**31 - 1))
     if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{name} must be a non-negative integer or None, got {type(value).__name__} {value!r}.")
+        raise TypeError(f"{name} must be a non-negative integer, a numpy.random.Generator or None, "
+                        f"got {type(value).__name__} {value!r}.")
     if value < 0:
         raise ValueError(f"{name} must be >= 0, got {value}.")
     return int(value)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_positive_int
-from ._base import Recommender, check_bool, check_random_state, check_real
+from ._base import Recommender, check_bool, check_model_seed, check_real
 
 __all__ = ["BPR", "ALS"]
 
@@ -80,7 +80,7 @@ class BPR(_Factorization):
         Threads for the SGD. With more than one thread updates race (Hogwild!), so the result
         is **not reproducible** from the seed; the default of 1 keeps runs reproducible and is
         fast enough at ML-100K/Last.fm scale.
-    random_state : int or None, default 2020
+    seed : int or None, default 2020
         Seed of the factor initialisation and of the triple sampling.
     progress : bool, default False
         Show implicit's progress bar over epochs.
@@ -92,14 +92,14 @@ class BPR(_Factorization):
     """
 
     def __init__(self, *, factors=64, learning_rate=0.01, regularization=0.01, iterations=100,
-                 verify_negative_samples=True, num_threads=1, random_state=2020, progress=False):
+                 verify_negative_samples=True, num_threads=1, seed=2020, progress=False):
         self.factors = check_positive_int(factors, "factors")
         self.learning_rate = check_real(learning_rate, "learning_rate", strict=True)
         self.regularization = check_real(regularization, "regularization")
         self.iterations = check_positive_int(iterations, "iterations")
         self.verify_negative_samples = check_bool(verify_negative_samples, "verify_negative_samples")
         self.num_threads = check_positive_int(num_threads, "num_threads", minimum=0)
-        self.random_state = check_random_state(random_state)
+        self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")
 
     def _fit(self, X):
@@ -111,7 +111,7 @@ class BPR(_Factorization):
                 factors=self.factors, learning_rate=self.learning_rate,
                 regularization=self.regularization, iterations=self.iterations,
                 verify_negative_samples=self.verify_negative_samples,
-                num_threads=self.num_threads, random_state=self.random_state,
+                num_threads=self.num_threads, random_state=self.seed,
             )
             model.fit(self._implicit_input(X), show_progress=self.progress)
         self._store_factors(model)
@@ -142,7 +142,7 @@ class ALS(_Factorization):
     num_threads : int, default 0
         Solver threads; 0 uses every core. Results are identical for any thread count
         (checked in the tests), so it is not part of run-cache keys.
-    random_state : int or None, default 2020
+    seed : int or None, default 2020
         Seed of the factor initialisation.
     progress : bool, default False
         Show implicit's progress bar over iterations.
@@ -158,13 +158,13 @@ class ALS(_Factorization):
     non_result_params = Recommender.non_result_params | {"num_threads"}
 
     def __init__(self, *, factors=64, regularization=0.05, iterations=15, alpha=1.0,
-                 num_threads=0, random_state=2020, progress=False):
+                 num_threads=0, seed=2020, progress=False):
         self.factors = check_positive_int(factors, "factors")
         self.regularization = check_real(regularization, "regularization")
         self.iterations = check_positive_int(iterations, "iterations")
         self.alpha = check_real(alpha, "alpha", strict=True)
         self.num_threads = check_positive_int(num_threads, "num_threads", minimum=0)
-        self.random_state = check_random_state(random_state)
+        self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")
 
     def _fit(self, X):
@@ -175,7 +175,7 @@ class ALS(_Factorization):
             model = AlternatingLeastSquares(
                 factors=self.factors, regularization=self.regularization,
                 iterations=self.iterations, alpha=self.alpha,
-                num_threads=self.num_threads, random_state=self.random_state,
+                num_threads=self.num_threads, random_state=self.seed,
             )
             model.fit(self._implicit_input(X), show_progress=self.progress)
         self._store_factors(model)

@@ -9,7 +9,7 @@ from tqdm.auto import tqdm
 
 from .._validation import check_positive_int
 from ..ranking import top_k_from_scores
-from ._base import Recommender, check_bool, check_random_state, check_real
+from ._base import Recommender, check_bool, check_model_seed, check_real
 
 __all__ = ["Pop", "Random", "ItemKNN", "EASE"]
 
@@ -23,16 +23,16 @@ class Pop(Recommender):
 
     Parameters
     ----------
-    random_state : int or None, default 2020
+    seed : int or None, default 2020
         Unused (Pop is deterministic); accepted for a uniform interface.
     progress : bool, default False
         Unused; accepted for a uniform interface.
     """
 
-    non_result_params = Recommender.non_result_params | {"random_state"}
+    non_result_params = Recommender.non_result_params | {"seed"}
 
-    def __init__(self, *, random_state=2020, progress=False):
-        self.random_state = check_random_state(random_state)
+    def __init__(self, *, seed=2020, progress=False):
+        self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")
 
     def _fit(self, X):
@@ -45,27 +45,27 @@ class Pop(Recommender):
 class Random(Recommender):
     """Uniformly random scores: a fairness-friendly but uninformed baseline.
 
-    User ``u`` gets scores drawn from a generator seeded with ``(random_state, u)``, so a
+    User ``u`` gets scores drawn from a generator seeded with ``(seed, u)``, so a
     user's scores depend only on the seed and on ``u``: they are reproducible and do not
     change with the batch size, the order of users or which other users are scored.
 
     Parameters
     ----------
-    random_state : int or None, default 2020
+    seed : int or None, default 2020
         Seed. ``None`` draws a fresh seed at :meth:`fit` (stored in ``seed_``).
     progress : bool, default False
         Unused; accepted for a uniform interface.
     """
 
-    def __init__(self, *, random_state=2020, progress=False):
-        self.random_state = check_random_state(random_state)
+    def __init__(self, *, seed=2020, progress=False):
+        self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")
 
     def _fit(self, X):
-        if self.random_state is None:
+        if self.seed is None:
             self.seed_ = int(np.random.SeedSequence().generate_state(1, np.uint32)[0])
         else:
-            self.seed_ = self.random_state
+            self.seed_ = self.seed
 
     def _score(self, users):
         out = np.empty((users.size, self.n_items_), dtype=np.float64)
@@ -100,7 +100,7 @@ class ItemKNN(Recommender):
     block_size : int or None, default None
         Items whose similarities are computed at once; ``None`` picks blocks of about 4M
         entries (32 MB). A memory/speed trade-off only: results do not depend on it.
-    random_state : int or None, default 2020
+    seed : int or None, default 2020
         Unused (ItemKNN is deterministic); accepted for a uniform interface.
     progress : bool, default False
         Show a progress bar over item blocks.
@@ -111,13 +111,13 @@ class ItemKNN(Recommender):
     2004.
     """
 
-    non_result_params = Recommender.non_result_params | {"block_size", "random_state"}
+    non_result_params = Recommender.non_result_params | {"block_size", "seed"}
 
-    def __init__(self, *, k_neighbours=100, shrink=10.0, block_size=None, random_state=2020, progress=False):
+    def __init__(self, *, k_neighbours=100, shrink=10.0, block_size=None, seed=2020, progress=False):
         self.k_neighbours = check_positive_int(k_neighbours, "k_neighbours")
         self.shrink = check_real(shrink, "shrink")
         self.block_size = None if block_size is None else check_positive_int(block_size, "block_size")
-        self.random_state = check_random_state(random_state)
+        self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")
 
     def _fit(self, X):
@@ -174,7 +174,7 @@ class EASE(Recommender):
     ----------
     reg : float, default 500
         L2 regularisation ``lambda``; must be > 0 (it also makes ``G`` invertible).
-    random_state : int or None, default 2020
+    seed : int or None, default 2020
         Unused (EASE is deterministic); accepted for a uniform interface.
     progress : bool, default False
         Unused (the fit is one matrix inverse); accepted for a uniform interface.
@@ -185,11 +185,11 @@ class EASE(Recommender):
     (WWW), 2019.
     """
 
-    non_result_params = Recommender.non_result_params | {"random_state"}
+    non_result_params = Recommender.non_result_params | {"seed"}
 
-    def __init__(self, *, reg=500.0, random_state=2020, progress=False):
+    def __init__(self, *, reg=500.0, seed=2020, progress=False):
         self.reg = check_real(reg, "reg", strict=True)
-        self.random_state = check_random_state(random_state)
+        self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")
 
     def _fit(self, X):

@@ -6,7 +6,7 @@ The defaults suit ML-100K / Last.fm scale (about 1k-2k users and 2k-3k items):
 name       defaults
 =========  ==========================================================================
 pop        --
-random     random_state=2020
+random     seed=2020
 itemknn    k_neighbours=100, shrink=10
 bpr        factors=64, learning_rate=0.01, regularization=0.01, iterations=100
 als        factors=64, regularization=0.05, iterations=15, alpha=1
@@ -62,7 +62,7 @@ def make_model(name: str, **params) -> Recommender:
     """Instantiate model ``name`` with ``params`` overriding its defaults.
 
     >>> make_model("itemknn", k_neighbours=50)
-    ItemKNN(k_neighbours=50, shrink=10.0, block_size=None, random_state=2020, progress=False)
+    ItemKNN(k_neighbours=50, shrink=10.0, block_size=None, seed=2020, progress=False)
     """
     cls = get_model_class(name)
     allowed = cls._param_names()

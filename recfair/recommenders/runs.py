@@ -81,7 +81,7 @@ class RecRun:
         Registry name of the model (``"bpr"``, ...).
     params : dict
         Its hyperparameters, defaults included; settings that cannot change the output
-        (``progress``, ``random_state`` of deterministic models, ...) are left out.
+        (``progress``, ``seed`` of deterministic models, ...) are left out.
     users : numpy.ndarray of int64, shape (m,)
         The split's test users; row ``r`` of every array below is user ``users[r]``.
     top_k : numpy.ndarray of int64, shape (m, k)
@@ -210,7 +210,7 @@ def produce_run(model_name: str, split, *, k: int = 10, params: dict | None = No
         from the rankings.
     use_cache : bool, default True
         Read and write the cache; ``False`` always recomputes and writes nothing. Runs of a
-        stochastic model with ``random_state=None`` are never cached. BPR with
+        stochastic model with ``seed=None`` are never cached. BPR with
         ``num_threads > 1`` is not reproducible; its cached run is one realisation.
     batch_size : int, default 1024
         Users scored at once (bounds memory for large catalogues; does not change results).
@@ -247,7 +247,7 @@ def produce_run(model_name: str, split, *, k: int = 10, params: dict | None = No
 
     directory = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
     stem = _stem(name, split_name, k, key)
-    if result_params.get("random_state", 0) is None:
+    if result_params.get("seed", 0) is None:
         use_cache = False  # unseeded: every call is meant to be a fresh draw, so never reuse one
     if use_cache:
         hit = _load(directory, stem, key, users, k, n_items, need_scores=store_scores)
