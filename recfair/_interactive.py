@@ -47,6 +47,12 @@ class Control:
     """One control of :func:`explore`: its kind, positions, start position and label.
 
     Build it with :func:`slider`, :func:`dropdown`, :func:`toggle` or :func:`text`.
+
+    Examples
+    --------
+    >>> c = slider([1, 5, 10], value=5, label="k")
+    >>> c.kind, c.start, c.labels
+    ('slider', 1, ('1', '5', '10'))
     """
 
     kind: str                       # "slider", "dropdown", "toggle" or "text"
@@ -135,6 +141,13 @@ def mode() -> str:
     """``"static"`` when building the book's pages (``RECFAIR_WIDGETS=static``), else ``"live"``.
 
     ``RECFAIR_WIDGETS`` may also be ``"live"``; any other value is an error.
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ.pop("RECFAIR_WIDGETS", None) and None
+    >>> mode()
+    'live'
     """
     value = os.environ.get("RECFAIR_WIDGETS", "live").strip().lower() or "live"
     if value not in ("static", "live"):
@@ -161,10 +174,12 @@ def _to_html(obj) -> str:
         return f'<pre class="rfx-text">{_html.escape(obj)}</pre>'
     if hasattr(obj, "savefig"):
         return _figure_html(obj)
-    if hasattr(obj, "to_html") and hasattr(obj, "columns"):          # a DataFrame
+    import pandas as pd
+
+    if isinstance(obj, pd.Series):
+        obj = obj.to_frame()
+    if isinstance(obj, pd.DataFrame):
         return obj.to_html(border=0, classes="rfx-table")
-    if hasattr(obj, "to_frame") and hasattr(obj, "index"):           # a Series
-        return obj.to_frame().to_html(border=0, classes="rfx-table")
     if hasattr(obj, "_repr_html_"):                                  # a Styler, a display object
         out = obj._repr_html_()
         if out is not None:
@@ -254,6 +269,17 @@ class Explorer:
 
     ``outputs`` maps each distinct rendered output to the control positions that show it
     (keys like ``"2,0,1"``: one index per precomputed control, in order).
+
+    Examples
+    --------
+    >>> import os
+    >>> os.environ["RECFAIR_WIDGETS"] = "static"
+    >>> view = explore(lambda k: f"k = {k}", k=slider([1, 2]))
+    >>> isinstance(view, Explorer), len(view.outputs)
+    (True, 2)
+    >>> 'data-recfair-widget="explore"' in view._repr_html_()
+    True
+    >>> del os.environ["RECFAIR_WIDGETS"]
     """
 
     names: tuple

@@ -102,6 +102,14 @@ def kendall_matrix(results: pd.DataFrame, *, lower_is_better=None, alpha: float 
     tau, pvalue, significant : DataFrames (measures x measures)
         τ-b, raw two-sided p-values, and whether each pair is significant after BH. A pair
         involving a constant measure has no τ (NaN, with an :class:`UndefinedMeasureWarning`).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> runs = pd.DataFrame({"NDCG": [0.1, 0.2, 0.3, 0.4], "Gini_our": [0.9, 0.7, 0.8, 0.1]})
+    >>> tau, p, significant = kendall_matrix(runs)     # Gini is lower-is-fairer, so it is negated
+    >>> round(float(tau.loc["NDCG", "Gini_our"]), 4)
+    0.6667
     """
     oriented = orient(results, lower_is_better=lower_is_better)
     if len(oriented) < 2:

@@ -51,7 +51,15 @@ def _split_options(specs, options: dict) -> dict[str, dict]:
 
 
 def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -> dict[str, float]:
-    """Like :func:`evaluate`, on an already validated :class:`~recfair.run.Run`."""
+    """Like :func:`evaluate`, on an already validated :class:`~recfair.run.Run`.
+
+    Examples
+    --------
+    >>> from recfair.run import Run
+    >>> run = Run([[0, 1], [1, 2]], 4, relevant=[[1], [3]])
+    >>> evaluate_run(run, ["HR", "Jain_ori"])
+    {'HR': 0.5, 'Jain_ori': 0.6666666666666666}
+    """
     check_on_undefined(on_undefined)
     names = _measure_list(measures)
     specs = [get(name) for name in names]

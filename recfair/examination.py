@@ -44,7 +44,13 @@ def _positions(positions) -> np.ndarray:
 
 
 def check_gamma(gamma) -> float:
-    """Validate the RBP patience ``gamma``: a real number strictly between 0 and 1."""
+    """Validate the RBP patience ``gamma``: a real number strictly between 0 and 1.
+
+    Examples
+    --------
+    >>> check_gamma(0.8)
+    0.8
+    """
     if isinstance(gamma, bool) or not isinstance(gamma, numbers.Real):
         raise TypeError(f"gamma must be a real number in (0, 1), got {type(gamma).__name__} {gamma!r}.")
     gamma = float(gamma)

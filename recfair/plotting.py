@@ -9,7 +9,15 @@ __all__ = ["set_book_style", "tau_heatmap", "plot_achievable_range"]
 
 
 def set_book_style() -> None:
-    """One seaborn theme, a colour-blind palette and one figure size for every chapter."""
+    """One seaborn theme, a colour-blind palette and one figure size for every chapter.
+
+    Examples
+    --------
+    >>> set_book_style()
+    >>> import matplotlib
+    >>> matplotlib.rcParams["figure.figsize"][0] > 0
+    True
+    """
     import matplotlib as mpl
     import seaborn as sns
 
@@ -22,6 +30,16 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
     """Heatmap of a Kendall τ matrix (lower triangle); non-significant pairs are marked with ``×``.
 
     Returns the matplotlib ``Axes``. No ``show``.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> tau = pd.DataFrame([[1.0, 0.5], [0.5, 1.0]], index=["NDCG", "Jain_our"], columns=["NDCG", "Jain_our"])
+    >>> ax = tau_heatmap(tau)
+    >>> ax.get_xticklabels()[0].get_text()
+    'NDCG'
+    >>> plt.close("all")
     """
     import matplotlib.pyplot as plt
     import seaborn as sns
@@ -48,6 +66,14 @@ def plot_achievable_range(ax, name: str, *, n_users: int, n_items: int, k_max: i
     The band runs from the score of the most unfair to that of the most fair achievable top-k
     lists (:func:`recfair.bounds.achievable`); dashed lines mark the theoretical range, and a
     dotted line marks ``k = n / m`` where the slots ``km`` equal the catalogue. The title states (m, n); no show.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots()
+    >>> plot_achievable_range(ax, "Jain_ori", n_users=10, n_items=50, k_max=10) is ax
+    True
+    >>> plt.close(fig)
     """
     from .bounds import achievable
     from .registry import get

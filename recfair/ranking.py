@@ -16,7 +16,15 @@ __all__ = ["mask_history", "full_ranking", "top_k_from_scores"]
 
 
 def mask_history(scores: np.ndarray, history: sp.csr_matrix | None, *, copy: bool = True) -> np.ndarray:
-    """Return ``scores`` with every history item of each user set to ``-inf``."""
+    """Return ``scores`` with every history item of each user set to ``-inf``.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import scipy.sparse as sp
+    >>> mask_history(np.array([[0.5, 0.9, 0.1]]), sp.csr_matrix([[0, 1, 0]])).tolist()
+    [[0.5, -inf, 0.1]]
+    """
     if history is None or not history.nnz:
         return np.asarray(scores, dtype=np.float64)
     out = np.array(scores, dtype=np.float64, copy=copy)

@@ -17,7 +17,7 @@ from .item_exposure import records as _item_exposure
 from .joint import records as _joint
 from .spec import Bounds, Extremes, MeasureSpec
 
-__all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "REGISTRY", "get", "names", "table"]
+__all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGISTRY", "get", "names", "table"]
 
 
 #: Every measure, in the book's order (the relevance measures, then Part I, then Part II).
@@ -25,9 +25,18 @@ ALL_MEASURES: tuple[MeasureSpec, ...] = _relevance.RECORDS + _item_exposure.RECO
 
 REGISTRY: dict[str, MeasureSpec] = {s.key: s for s in ALL_MEASURES}
 
+#: The book part of each family (the library's subpackage of the same name holds it).
+PARTS = {"relevance": "Foundations", "item_exposure": "I", "joint": "II"}
+
 
 def get(name: str) -> MeasureSpec:
-    """The record of measure ``name``; a clear error lists the known names otherwise."""
+    """The record of measure ``name``; a clear error lists the known names otherwise.
+
+    Examples
+    --------
+    >>> get("Jain_our").direction
+    '↑'
+    """
     try:
         return REGISTRY[name]
     except (KeyError, TypeError):
@@ -35,18 +44,32 @@ def get(name: str) -> MeasureSpec:
 
 
 def names(family: str | None = None) -> list[str]:
-    """Canonical names, optionally of one family, in registry order."""
+    """Canonical names, optionally of one family, in registry order.
+
+    Examples
+    --------
+    >>> names("relevance")
+    ['HR', 'MRR', 'P', 'R', 'MAP', 'NDCG']
+    """
     return [s.key for s in ALL_MEASURES if family is None or s.family == family]
 
 
 def table(family: str | None = None) -> pd.DataFrame:
-    """The registry as a DataFrame (one row per measure), for docs and the book."""
+    """The registry as a DataFrame (one row per measure), for docs and the book.
+
+    Examples
+    --------
+    >>> t = table("item_exposure")
+    >>> t.loc["Gini_ori", ["direction", "range", "part"]].tolist()
+    ['↓', '[0, 1]', 'I']
+    """
     rows = []
     for s in ALL_MEASURES:
         if family is not None and s.family != family:
             continue
         rows.append({
-            "measure": s.key, "label": s.label, "family": s.family, "paper": s.paper,
+            "measure": s.key, "label": s.label, "family": s.family, "part": PARTS[s.family],
+            "module": s.func.__module__, "chapter": s.chapter, "paper": s.paper,
             "version": s.version, "direction": s.direction,
             "range": f"[{_fmt(s.range[0])}, {_fmt(s.range[1])}]",
             "needs": ", ".join(s.needs), "graded": s.graded,

@@ -61,6 +61,13 @@ class Reranked:
         (excluded items at ``-inf`` when ``excluded_last=True``), ``n - position`` for GS.
     info : dict
         Diagnostics of the re-ranker (GS: candidate-set sizes and replacement counts).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> out = rerank(np.array([[0.9, 0.8, 0.1, 0.5]]), "borda", k=2, k_prime=3)
+    >>> isinstance(out, Reranked), out.top_k.shape
+    (True, (1, 2))
     """
 
     top_k: np.ndarray
@@ -296,6 +303,13 @@ def greedy_substitution(scores, *, k: int = 10, k_prime: int = 25, beta: float =
         ``scores`` is ``n - position`` (excluded items ``-inf``), so that its stable
         descending sort is ``ranking``; ``info`` has the sizes of ``C+``/``C-``, the
         thresholds, the number of pairs, attempted and applied replacements.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> scores = np.random.default_rng(0).random((6, 8))
+    >>> greedy_substitution(scores, k=2, k_prime=4).top_k.shape
+    (6, 2)
     """
     c = _prepare(scores, k, k_prime)
     k = int(k)
@@ -393,7 +407,14 @@ _FUNCS = {"combmnz": combmnz, "cm": combmnz, "borda": borda, "bc": borda,
 
 def rerank(scores, method: str = "combmnz", **kwargs) -> Reranked:
     """Re-rank with ``method``: ``"combmnz"``/``"cm"``, ``"borda"``/``"bc"`` or
-    ``"greedy_substitution"``/``"gs"`` (case-insensitive)."""
+    ``"greedy_substitution"``/``"gs"`` (case-insensitive).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> rerank(np.array([[0.9, 0.8, 0.1, 0.5], [0.9, 0.8, 0.5, 0.1]]), "combmnz", k=2, k_prime=3).top_k.shape
+    (2, 2)
+    """
     if not isinstance(method, str) or method.lower() not in _FUNCS:
         raise ValueError(f"method must be one of {sorted(_FUNCS)}, got {method!r}.")
     return _FUNCS[method.lower()](scores, **kwargs)

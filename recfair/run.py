@@ -63,6 +63,12 @@ class Run:
         One row per user (sensitive attributes for user-group measures).
     item_features : array-like, shape (n_items, d), optional
         Item representations (e.g. for VoCD).
+
+    Examples
+    --------
+    >>> run = Run([[0, 1], [1, 2]], 4, relevant=[[1], [3]])
+    >>> run.n_users, run.k, run.has("relevant"), run.has("scores")
+    (2, 2, True, False)
     """
 
     def __init__(self, top_k, n_items, *, k=None, relevant=None, scores=None, ranking=None,

@@ -9,14 +9,20 @@ can use it without depending on the registry.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Callable, NamedTuple
+from typing import Callable
 
 __all__ = ["Bounds", "Extremes", "MeasureSpec"]
 
 
 @dataclass(frozen=True)
 class Bounds:
-    """Ends of a range, named by fairness (or effectiveness), never by min/max."""
+    """Ends of a range, named by fairness (or effectiveness), never by min/max.
+
+    Examples
+    --------
+    >>> Bounds(most_unfair=0.1, most_fair=1.0).most_fair
+    1.0
+    """
 
     most_unfair: float
     most_fair: float
@@ -72,6 +78,13 @@ class MeasureSpec:
     guidelines : Paper 3's marks on the guideline factors (:mod:`recfair.joint.guidelines`), joint measures only.
     graded : whether the measure accepts graded relevance (``relevance=``); the others need
         binary relevance (or none at all).
+
+    Examples
+    --------
+    >>> from recfair import REGISTRY
+    >>> spec = REGISTRY["Gini_our"]
+    >>> isinstance(spec, MeasureSpec), spec.direction, spec.chapter
+    (True, '↓', 'gini')
     """
 
     key: str
@@ -111,16 +124,44 @@ class MeasureSpec:
         return None if self.achievable is None else self.achievable(m, n, k, **params)
 
 
-class Extremes(NamedTuple):
+class Extremes(tuple):
     """Smallest and largest value of a measure found by an exhaustive search.
 
-    Returned by :func:`recfair.bounds.exhaustive` for every family; a plain tuple
-    ``(low, high)`` underneath, so ``low, high = exhaustive(...)`` works.
+    Returned by every exhaustive search (:func:`recfair.bounds.exhaustive` and the parts'
+    searches). A plain pair ``(low, high)`` underneath, so ``low, high = exhaustive(...)`` works
+    and it compares equal to a tuple; a search that can tell *where* the extremes are also sets
+    ``argmin`` and ``argmax`` (e.g. the 1-based positions of a user's relevant items) and
+    ``count``, the number of configurations it enumerated (None otherwise).
 
     >>> low, high = Extremes(0.25, 0.75)
     >>> high - low
     0.5
+    >>> Extremes(0.25, 0.75, argmin=(1, 2), argmax=(3, 4), count=6).argmax
+    (3, 4)
     """
 
-    low: float
-    high: float
+
+    def __new__(cls, low: float, high: float, *, argmin=None, argmax=None, count: int | None = None):
+        obj = super().__new__(cls, (low, high))
+        obj.argmin, obj.argmax, obj.count = argmin, argmax, count
+        return obj
+
+    @property
+    def low(self) -> float:
+        """The smallest value found."""
+        return self[0]
+
+    @property
+    def high(self) -> float:
+        """The largest value found."""
+        return self[1]
+
+    def __repr__(self) -> str:
+        return f"Extremes(low={self[0]!r}, high={self[1]!r})"
+
+    def __reduce__(self):
+        return (_extremes, (self[0], self[1], self.argmin, self.argmax, self.count))
+
+
+def _extremes(low, high, argmin, argmax, count):
+    return Extremes(low, high, argmin=argmin, argmax=argmax, count=count)

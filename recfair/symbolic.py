@@ -44,6 +44,12 @@ class Typeset(sp.Symbol):
 
     It stands on the left of a step (``Eq(Typeset(...), expression)``); sympy never simplifies
     it away, and the LaTeX printer does not split the name at ``_`` or ``^``.
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> print(sp.latex(Typeset(r"\\sum_i c_i^2")))
+    \\sum_i c_i^2
     """
 
     def _latex(self, printer):
@@ -51,12 +57,24 @@ class Typeset(sp.Symbol):
 
 
 def eq(lhs, rhs) -> sp.Eq:
-    """An equation kept as written (``evaluate=False``), so that ``x = x`` stays on the page."""
+    """An equation kept as written (``evaluate=False``), so that ``x = x`` stays on the page.
+
+    Examples
+    --------
+    >>> eq(m, m)
+    Eq(m, m)
+    """
     return sp.Eq(lhs, rhs, evaluate=False)
 
 
 def frac(numerator, denominator) -> sp.Expr:
-    """``numerator / denominator`` without cancelling, to show a fraction before simplifying it."""
+    """``numerator / denominator`` without cancelling, to show a fraction before simplifying it.
+
+    Examples
+    --------
+    >>> frac(2 * k, 2 * n)
+    (2*k)/((2*n))
+    """
     return sp.Mul(numerator, sp.Pow(denominator, -1, evaluate=False), evaluate=False)
 
 
@@ -92,7 +110,14 @@ def as_written(computed: sp.Expr, written: sp.Expr) -> sp.Expr:
 
 
 def generic_branch(expr: sp.Expr) -> sp.Expr:
-    """The last branch of a ``Piecewise``: the general case of a geometric sum (ratio not 1)."""
+    """The last branch of a ``Piecewise``: the general case of a geometric sum (ratio not 1).
+
+    Examples
+    --------
+    >>> import sympy as sp
+    >>> generic_branch(sp.Piecewise((k, sp.Eq(gamma, 1)), ((1 - gamma**k) / (1 - gamma), True)))
+    (1 - gamma**k)/(1 - gamma)
+    """
     if isinstance(expr, sp.Piecewise):
         return expr.args[-1].expr
     return expr
@@ -130,6 +155,13 @@ class Derivation:
         (e.g. a ``Piecewise`` adding the :math:`km < n` branch); defaults to ``result``.
     log_result : the result is a natural logarithm; ``evaluate(..., base=b)`` changes the base.
     bound : name of the :mod:`recfair.item_exposure.bounds` function it equals, when it is not ``key``.
+
+    Examples
+    --------
+    >>> from recfair.item_exposure.derivations import qf_most_unfair
+    >>> d = qf_most_unfair()
+    >>> isinstance(d, Derivation), d.result
+    (True, k/n)
     """
 
     key: str
@@ -235,7 +267,14 @@ class Derivation:
 
 @dataclass(frozen=True)
 class CheckResult:
-    """Outcome of :func:`check_against`: how many grid points were compared, and the misses."""
+    """Outcome of :func:`check_against`: how many grid points were compared, and the misses.
+
+    Examples
+    --------
+    >>> r = CheckResult(points=3, mismatches=[])
+    >>> r.points, bool(r)
+    (3, True)
+    """
 
     points: int
     mismatches: list[tuple[tuple, float, float]]

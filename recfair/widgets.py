@@ -27,6 +27,14 @@ def achievable_range(names, *, n_users: int = 20, n_items: int = 100, k: int = 5
     """Sliders for m, n and k, redrawing the theoretical and achievable ranges of ``names``.
 
     Returns the ``VBox``; display it as a cell's last expression.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):     # outside a kernel the output widget prints
+    ...     box = achievable_range(["Jain_ori", "Jain_our"], n_users=10, n_items=50, k=5)
+    >>> type(box).__name__
+    'VBox'
     """
     import matplotlib.pyplot as plt
 
@@ -78,6 +86,14 @@ def toy_lists(measures, lists: str, *, n_items: int, **options):
     """A text box of top-k lists (one user per line) and a live table of ``measures`` on them.
 
     Bad input shows the library's error message instead of a table.
+
+    Examples
+    --------
+    >>> import contextlib, io
+    >>> with contextlib.redirect_stdout(io.StringIO()):
+    ...     box = toy_lists(["Jain_ori", "QF_ori"], "0 1\\n0 2", n_items=5)
+    >>> type(box).__name__
+    'HBox'
     """
     w = _widgets()
     names = [measures] if isinstance(measures, str) else list(measures)

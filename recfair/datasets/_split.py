@@ -453,6 +453,15 @@ def min_train_interactions(split: Split, t: int = 5, *, items: bool = False) -> 
 
     With ``items=True`` items with fewer than ``t`` train interactions are removed first
     (Paper 6). A shortcut for :func:`filter_split`.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from recfair.datasets import Interactions, split_global
+    >>> frame = pd.DataFrame({"user_id": [1] * 8 + [2] * 2, "item_id": list(range(8)) + [0, 1]})
+    >>> split = split_global(Interactions(frame), order="random", seed=0)
+    >>> min_train_interactions(split, t=2).n_users <= split.n_users
+    True
     """
     return filter_split(split, min_user_train=t, min_item_train=t if items else None)
 

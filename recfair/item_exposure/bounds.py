@@ -331,15 +331,27 @@ def iid_single_round(n: int, k: int, gamma: float = 0.8) -> float:
 # --------------------------------------------------------------------------- achievable
 
 _ORIGINAL = ("Jain_ori", "QF_ori", "Ent_ori", "Ent_def", "Gini_ori", "Gini-w_ori", "FSat_ori", "VoCD", "II-D", "AI-D")
-_CORRECTED = {"Jain_our": "Jain_ori", "QF_our": "QF_ori", "Ent_our": "Ent_def", "Gini_our": "Gini_ori",
-              "Gini-w_our": "Gini-w_ori", "FSat_our": "FSat_ori"}
-_PARAMS = {"Ent_ori": {"base"}, "Ent_def": {"base"}, "VoCD": {"alpha", "beta"}, "II-D": {"gamma"},
-           "AI-D": {"gamma"}}
-_LOWER_IS_FAIRER = {"Gini_ori", "Gini-w_ori", "VoCD", "II-D", "AI-D"}
+#: Each corrected measure and the original whose achievable range rescales it.
+CORRECTED = {"Jain_our": "Jain_ori", "QF_our": "QF_ori", "Ent_our": "Ent_def", "Gini_our": "Gini_ori",
+             "Gini-w_our": "Gini-w_ori", "FSat_our": "FSat_ori"}
+#: The parameters of the Part I measures and their defaults (the registry records' ``options``
+#: are read from here; a corrected measure takes its original's).
+PARAMETERS = {"Ent_ori": {"base": None}, "Ent_def": {"base": None}, "VoCD": {"alpha": 2.0, "beta": 0.0},
+              "II-D": {"gamma": 0.8}, "AI-D": {"gamma": 0.8}}
+_CORRECTED = CORRECTED
+
+
+def parameters(name: str) -> dict:
+    """The parameters (with defaults) that Part I measure ``name`` takes.
+
+    >>> parameters("Ent_our")
+    {'base': None}
+    """
+    return dict(PARAMETERS.get(CORRECTED.get(name, name), {}))
 
 
 def _check_params(name: str, params: dict) -> None:
-    allowed = _PARAMS.get(name, set())
+    allowed = set(PARAMETERS.get(name, {}))
     unknown = sorted(set(params) - allowed)
     if unknown:
         raise ValueError(f"{name} takes the parameters {sorted(allowed) or 'none'}, got {unknown}.")
@@ -408,7 +420,8 @@ def achievable(name: str, m: int, n: int, k: int, **params):
         _check_params(_CORRECTED[name], params)
         if _empty_range_reason(name, m, n, k) is not None:
             return Bounds(math.nan, math.nan)
-        if _CORRECTED[name] in _LOWER_IS_FAIRER:
+        original = achievable(_CORRECTED[name], m, n, k, **params)
+        if original.most_unfair > original.most_fair:       # lower is fairer: Gini, Gini-w
             return Bounds(1.0, 0.0)
         return Bounds(0.0, 1.0)
     if name not in _ORIGINAL:

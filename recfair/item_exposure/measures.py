@@ -209,21 +209,11 @@ def _rbp_stats(top_k: np.ndarray, rounds, n_items: int, gamma: float) -> tuple[n
 # --------------------------------------------------------------------------- corrections
 
 def _rescale_ends(name: str, m: int, n: int, k: int) -> tuple[float, float]:
-    """``(x_min, x_max)`` of the min-max correction of ``name`` (entropy in natural log)."""
-    if name == "Jain_our":
-        return _b.jain_most_unfair(m, n, k), _b.jain_most_fair(m, n, k)
-    if name == "QF_our":
-        return _b.qf_most_unfair(m, n, k), _b.qf_most_fair(m, n, k)
-    if name == "Ent_our":
-        return _b.ent_most_unfair(m, n, k, base=math.e), _b.ent_most_fair(m, n, k, base=math.e)
-    if name == "Gini_our":
-        return _b.gini_most_fair(m, n, k), _b.gini_most_unfair(m, n, k)
-    if name == "Gini-w_our":
-        low = _b.gini_w_most_fair(m, n, k) if k * m <= n else 0.0
-        return low, _b.gini_w_most_unfair(m, n, k)
-    if name == "FSat_our":
-        return _b.fsat_most_unfair(m, n, k), _b.fsat_most_fair(m, n, k)
-    raise ValueError(f"{name!r} has no correction.")
+    """``(x_min, x_max)`` of the min-max correction of ``name``: its original's achievable range
+    (:func:`recfair.item_exposure.bounds.achievable`; entropy in natural log, as the correction is base-invariant)."""
+    original = _b.CORRECTED[name]
+    ends = _b.achievable(original, m, n, k, **({"base": math.e} if original == "Ent_def" else {}))
+    return min(ends), max(ends)
 
 
 def _rescale(name: str, raw, m: int, n: int, k: int):

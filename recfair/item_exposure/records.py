@@ -45,12 +45,12 @@ _EMPTY = ("the achievable range is empty (0/0): k = n, or m = 1 (then km < n)")
 
 
 def _item_exposure(key, label, symbol, formula, func, version, higher, description, reference, chapter,
-                   undefined, *, value_range=(0.0, 1.0), options=None):
+                   undefined, *, value_range=(0.0, 1.0)):
     return MeasureSpec(
         key=key, label=label, symbol=symbol, formula=formula, family="item_exposure", paper=1,
         version=version, higher_is_better=higher, range=value_range, needs=("top_k",),
         compute=_item_exposure_compute(key), func=func, description=description, reference=reference,
-        undefined=undefined, options=dict(options or {}),
+        undefined=undefined, options=_bounds.parameters(key),
         achievable=_item_exposure_achievable(key), exhaustive=_item_exposure_exhaustive(key), chapter=chapter,
     )
 
@@ -91,7 +91,7 @@ RECORDS = (
                    True, "Shannon entropy (base n by default) of the recommendation frequencies over all n items.",
                    f"Shannon 1948; Patro et al. 2020 (FairRec); Mansoury et al. 2020, 2021; {_P1}, Eq. ent-ori",
                    "entropy", "some item is never recommended (log 0; the usual case, NaN in every thesis table); "
-                   f"default base n with n = 1; {_NO_USERS}", options={"base": None}),
+                   f"default base n with n = 1; {_NO_USERS}"),
     _item_exposure("Ent_our", "Entropy (corrected)", r"\mathrm{Ent}_{\mathrm{our}}",
                    r"\mathrm{Ent}_{\mathrm{our}} = \frac{\mathrm{Ent}_{\mathrm{def}} - \log k}"
                    r"{\mathrm{Ent}_{\max} - \log k},\quad \mathrm{Ent}_{\mathrm{def}} = "
@@ -99,7 +99,7 @@ RECORDS = (
                    _ie.item_entropy_corrected, "corrected", True,
                    "Entropy over recommended items, rescaled between the same k items (0) and balanced counts (1); "
                    "base-invariant, both ends exact.", f"{_P1}, Eqs. ent-fair, ent-max, ent-norm", "entropy",
-                   f"{_EMPTY}; {_NO_USERS}", options={"base": None}),
+                   f"{_EMPTY}; {_NO_USERS}"),
     _item_exposure("Gini_ori", "Gini index", r"\mathrm{Gini}_{\mathrm{ori}}", _GINI_F, _ie.gini_index,
                    "original", False, "Inequality of the item counts over all n items (0 = equal).",
                    f"Gini 1912; Mansoury et al. 2020 (FairMatch); {_P1}, Eq. gini-ori", "gini", _NO_USERS),
@@ -142,18 +142,18 @@ RECORDS = (
                    "unfair end (m-1)/m - beta is only an upper bound, the most fair end 0 is exact.",
                    f"Wang & Wang 2022; {_P1}, Eq. vocd-ori", "vocd",
                    f"no alpha-similar pair of recommended items (|A| = 0, e.g. at most one recommended item); "
-                   f"{_NO_USERS}", options={"alpha": 2.0, "beta": 0.0}),
+                   f"{_NO_USERS}"),
     _item_exposure("II-D", "Individual-user-to-individual-item disparity", r"\mathrm{II\text{-}D}",
                    r"\mathrm{II\text{-}D} = \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}(E_{u,i} - \tilde E)^2,\quad "
                    + _EUI, _ie.ii_disparity, "single", False,
                    "Mean squared gap between each user's RBP exposure of each item and uniformly random exposure; "
                    "a constant in single-round evaluation (both achievable ends equal it, exactly).",
                    f"Diaz et al. 2020; Wu et al. 2022; {_P1}, Eqs. iid-ori, eui", "iid-aid", _NO_USERS,
-                   options={"gamma": 0.8}),
+                   ),
     _item_exposure("AI-D", "All-users-to-individual-item disparity", r"\mathrm{AI\text{-}D}",
                    r"\mathrm{AI\text{-}D} = \frac{1}{n}\sum_{i\in I}\Bigl(\frac{1}{m}\sum_{u\in U}E_{u,i}"
                    r" - \tilde E\Bigr)^2,\quad " + _EUI, _ie.ai_disparity, "single", False,
                    "Squared gap between each item's user-averaged RBP exposure and random exposure; its most unfair "
                    "end (the II-D constant) is exact, its most fair end 0 only a lower bound.",
-                   f"Wu et al. 2022; {_P1}, Eq. aid-ori", "iid-aid", _NO_USERS, options={"gamma": 0.8}),
+                   f"Wu et al. 2022; {_P1}, Eq. aid-ori", "iid-aid", _NO_USERS),
 )

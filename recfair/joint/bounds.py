@@ -57,7 +57,6 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from typing import Callable
 
 import numpy as np
@@ -78,7 +77,7 @@ __all__ = [
     "ifd_div_half_half", "ifd_div_half_half_closed",
     "ifd_mul_from_positions", "ifd_mul_positions", "ifd_mul_most_fair", "ifd_mul_most_unfair",
     "ifd_mul_greedy_prefix",
-    "attaining_positions", "ranking_from_positions", "JointExtremes", "exhaustive_joint",
+    "attaining_positions", "ranking_from_positions",
     "ACHIEVABLE", "achievable", "exhaustive",
 ]
 
@@ -544,56 +543,6 @@ def ranking_from_positions(n: int, positions) -> np.ndarray:
 
 # --------------------------------------------------------------------------- exhaustive search
 
-@dataclass(frozen=True)
-class JointExtremes:
-    """Result of :func:`exhaustive_joint`: the extreme values and one ranking reaching each
-    (as 1-based positions of the relevant items; the first found in lexicographic order)."""
-
-    min: float
-    max: float
-    argmin: tuple[int, ...]
-    argmax: tuple[int, ...]
-    count: int
-
-
-def exhaustive_joint(kernel: Callable[..., float], n: int, k: int, R: int, *, permutations: bool = False,
-                     max_configurations: int = 2_000_000, **params) -> JointExtremes:
-    """Exact extremes of a per-user kernel over every ranking of ``n`` items with ``R`` relevant.
-
-    ``kernel(rel_by_rank, k, **params)`` (e.g. one of :data:`KERNELS`). By default each set
-    of relevant positions is tried once (items are exchangeable, so this covers every ranking);
-    ``permutations=True`` literally enumerates all ``n!`` orderings of a fixed relevant set
-    (tiny ``n`` only; a check of the exchangeability argument). ``nan`` values are skipped.
-
-    >>> ex = exhaustive_joint(iaa_user, 4, 2, 2, corrected=False)
-    >>> ex.min, ex.argmin, ex.max, ex.argmax
-    (0.25, (1, 2), 0.75, (2, 3))
-    """
-    n, k, R = _nkr(n, k, R)
-    if permutations:
-        total = math.factorial(n)
-        rel0 = np.array([1] * R + [0] * (n - R))
-        configs = (tuple(int(p) + 1 for p in np.flatnonzero(rel0[list(perm)]))
-                   for perm in itertools.permutations(range(n)))
-    else:
-        total = math.comb(n, R)
-        configs = (tuple(c + 1 for c in combo) for combo in itertools.combinations(range(n), R))
-    if total > max_configurations:
-        raise ValueError(f"{total:,} rankings exceed max_configurations={max_configurations:,}.")
-    lo, hi, arg_lo, arg_hi = math.inf, -math.inf, (), ()
-    for positions in configs:
-        value = kernel(ranking_from_positions(n, positions), k, **params)
-        if math.isnan(value):
-            continue
-        if value < lo - 1e-15:
-            lo, arg_lo = value, positions
-        if value > hi + 1e-15:
-            hi, arg_hi = value, positions
-    if arg_lo == () and lo == math.inf:
-        return JointExtremes(math.nan, math.nan, (), (), total)
-    return JointExtremes(float(lo), float(hi), arg_lo, arg_hi, total)
-
-
 # --------------------------------------------------------------------------- run-level achievable scores
 
 #: Joint measures with achievable ends (the others have none: thesis Ch. 4, non-realisability Cause 1).
@@ -671,26 +620,42 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
     return Bounds(float(ends[0]), float(ends[1]))
 
 
-def exhaustive(name: str, m: int, n: int, k: int, *, relevant=None, max_configurations: int = 2_000_000,
-               **params) -> Extremes:
-    """Exact smallest and largest value of joint measure ``name`` over every combination of full rankings.
+def exhaustive(measure, m: int, n: int, k: int, *, relevant=None, R: int | None = None,
+               permutations: bool = False, max_configurations: int = 2_000_000, **params) -> Extremes:
+    """Exact smallest and largest value of a joint measure over every ranking (tiny sizes only).
 
-    Every combination of one full ranking per user (``(n!)^m`` of them) is scored with the
-    measure itself, so keep ``n`` and ``m`` tiny; rankings where the measure is undefined are
-    skipped. :func:`recfair.bounds.exhaustive` dispatches here for the joint measures.
+    The one exhaustive search of Part II, in two forms:
+
+    * ``measure`` a **registry name** (``"IAA_our"``, ``"IFD_div_ori"``, ``"HD"``, ``"MME"``, ...):
+      every combination of one full ranking per user (``(n!)^m`` of them) for the users'
+      ``relevant`` items, each scored by the measure itself; what
+      :func:`recfair.bounds.exhaustive` dispatches to.
+    * ``measure`` a **per-user kernel** ``kernel(rel_by_rank, k, **params)`` (one of
+      :data:`KERNELS`, e.g. :func:`iaa_user`), ``m = 1`` and ``R`` relevant items: items are
+      exchangeable, so every ranking is covered by trying each set of ``R`` relevant positions
+      once (``math.comb(n, R)`` of them; ``permutations=True`` literally enumerates all ``n!``
+      orderings instead, a check of that argument). The result then also tells where the
+      extremes are: ``argmin`` and ``argmax`` are the 1-based positions of the relevant items
+      (the first found in lexicographic order) and ``count`` the rankings tried.
+
+    Values where the measure is undefined (NaN) are skipped.
 
     Parameters
     ----------
-    name : str
-        Canonical name of a joint measure (``"IAA_our"``, ``"IFD_div_ori"``, ``"HD"``, ``"MME"``, ...).
+    measure : str or callable
+        A registry name, or a per-user kernel.
     m, n, k : int
         Users, catalogue size, cut-off.
     relevant : sequence of ``m`` sequences of int
-        Each user's relevant items.
+        Each user's relevant items (registry names).
+    R : int
+        The number of relevant items (kernels).
+    permutations : bool, default=False
+        Kernels only: enumerate all ``n!`` orderings.
     max_configurations : int, default=2_000_000
-        Refuse (``ValueError`` stating the count) when there are more combinations.
+        Refuse (``ValueError`` stating the count) when there are more rankings to try.
     **params
-        The measure's options (e.g. ``gamma``).
+        The measure's or the kernel's options (e.g. ``gamma``, ``corrected``).
 
     Returns
     -------
@@ -701,12 +666,19 @@ def exhaustive(name: str, m: int, n: int, k: int, *, relevant=None, max_configur
     --------
     >>> exhaustive("IAA_our", 1, 4, 2, relevant=[[0, 1]])   # corrected IAA spans [0, 1]
     Extremes(low=0.0, high=1.0)
+    >>> ex = exhaustive(iaa_user, 1, 4, 2, R=2, corrected=False)
+    >>> ex.low, ex.argmin, ex.high, ex.argmax, ex.count
+    (0.25, (1, 2), 0.75, (2, 3), 6)
     """
     m, n, k = check_positive_int(m, "m"), check_positive_int(n, "n"), check_positive_int(k, "k")
     if k > n:
         raise ValueError(f"k={k} exceeds n={n}.")
+    if callable(measure):
+        return _exhaustive_kernel(measure, m, n, k, R, permutations, max_configurations, params)
+    if R is not None or permutations:
+        raise ValueError("R= and permutations= are for a per-user kernel; a registry measure takes relevant=.")
     if relevant is None:
-        raise ValueError(f"{name} needs relevant=: each user's relevant items.")
+        raise ValueError(f"{measure} needs relevant=: each user's relevant items.")
     if len(relevant) != m:
         raise ValueError(f"relevant has {len(relevant)} users but m={m}.")
     total = math.factorial(n) ** m
@@ -718,7 +690,40 @@ def exhaustive(name: str, m: int, n: int, k: int, *, relevant=None, max_configur
     for combo in itertools.product(range(len(perms)), repeat=m):
         ranking = perms[list(combo)]
         run = Run(ranking[:, :k], n, ranking=ranking, relevant=relevant)
-        value = float(_measures.compute(name, run, on_undefined="nan", **params))
+        value = float(_measures.compute(measure, run, on_undefined="nan", **params))
         if not math.isnan(value):
             low, high = min(low, value), max(high, value)
-    return Extremes(low, high) if low <= high else Extremes(math.nan, math.nan)
+    if low > high:
+        return Extremes(math.nan, math.nan, count=total)
+    return Extremes(low, high, count=total)
+
+
+def _exhaustive_kernel(kernel, m, n, k, R, permutations, max_configurations, params) -> Extremes:
+    """The per-user form of :func:`exhaustive`: every set of relevant positions (or every ordering)."""
+    if m != 1:
+        raise ValueError(f"a per-user kernel scores one user: m must be 1, got {m}.")
+    if R is None:
+        raise ValueError("a per-user kernel needs R=, the user's number of relevant items.")
+    n, k, R = _nkr(n, k, R)
+    if permutations:
+        total = math.factorial(n)
+        rel0 = np.array([1] * R + [0] * (n - R))
+        configs = (tuple(int(p) + 1 for p in np.flatnonzero(rel0[list(perm)]))
+                   for perm in itertools.permutations(range(n)))
+    else:
+        total = math.comb(n, R)
+        configs = (tuple(c + 1 for c in combo) for combo in itertools.combinations(range(n), R))
+    if total > max_configurations:
+        raise ValueError(f"{total:,} rankings exceed max_configurations={max_configurations:,}.")
+    lo, hi, arg_lo, arg_hi = math.inf, -math.inf, None, None
+    for positions in configs:
+        value = kernel(ranking_from_positions(n, positions), k, **params)
+        if math.isnan(value):
+            continue
+        if value < lo - 1e-15:
+            lo, arg_lo = value, positions
+        if value > hi + 1e-15:
+            hi, arg_hi = value, positions
+    if arg_lo is None:
+        return Extremes(math.nan, math.nan, argmin=(), argmax=(), count=total)
+    return Extremes(float(lo), float(hi), argmin=arg_lo, argmax=arg_hi, count=total)

@@ -492,12 +492,6 @@ _PER_USER = {
     "IFD_mul_ori": _ifd_mul_ori_users, "IFD_mul_our": _ifd_mul_our_users,
     "II-F_ori": _iif_ori_users, "II-F_our": _iif_our_users,
 }
-_NAMES = {"IAA_ori": "inequity_of_amortized_attention", "IAA_our": "inequity_of_amortized_attention_corrected",
-          "IFD_div_ori": "individual_fairness_disparity_div",
-          "IFD_div_our": "individual_fairness_disparity_div_corrected",
-          "IFD_mul_ori": "individual_fairness_disparity_mul",
-          "IFD_mul_our": "individual_fairness_disparity_mul_corrected",
-          "II-F_ori": "ii_fairness", "II-F_our": "ii_fairness_corrected"}
 _NAN_USERS = {"IFD_div_ori": "have no relevant item (|H_u| = 0)"}
 
 
@@ -505,7 +499,7 @@ def _averaged(key):
     """Kernel of a per-user measure: the original versions need every user defined, the
     corrected ones leave out users with an empty range (thesis Ch. 4)."""
     def kernel(run, on_undefined, **options):
-        name = _NAMES[key]
+        name = FUNCTIONS[key].__name__
         if run.n_users == 0:
             return undefined(name, _NO_USERS, on_undefined)
         values, reason = _PER_USER[key](run, **options)
@@ -540,7 +534,15 @@ def _check_run(key: str, run: Run) -> None:
 
 
 def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> float:
-    """Compute the joint measure ``key`` on a validated :class:`~recfair.run.Run` (the registry's ``compute``)."""
+    """Compute the joint measure ``key`` on a validated :class:`~recfair.run.Run` (the registry's ``compute``).
+
+    Examples
+    --------
+    >>> from recfair.run import Run
+    >>> run = Run([[0, 1], [1, 0], [0, 1]], 6, relevant=[[0, 2], [1, 4], [0, 1, 5]])
+    >>> round(compute("IAA_ori", run), 6)
+    0.222222
+    """
     check_on_undefined(on_undefined)
     _check_run(key, run)
     return float(_KERNELS[key](run, on_undefined, **options))
@@ -1336,3 +1338,15 @@ def ai_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=
     """
     run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
     return compute("AI-F", run, on_undefined=on_undefined, gamma=gamma)
+
+
+#: The public function of each joint measure (the registry records' ``func``).
+FUNCTIONS = {
+    "IAA_ori": inequity_of_amortized_attention, "IAA_our": inequity_of_amortized_attention_corrected,
+    "IFD_div_ori": individual_fairness_disparity_div, "IFD_div_our": individual_fairness_disparity_div_corrected,
+    "IFD_mul_ori": individual_fairness_disparity_mul, "IFD_mul_our": individual_fairness_disparity_mul_corrected,
+    "HD": hellinger_distance, "MME": mean_max_envy,
+    "IBO_ori": item_better_off, "IWO_ori": item_worse_off,
+    "IBO_our": item_better_off_corrected, "IWO_our": item_worse_off_corrected,
+    "II-F_ori": ii_fairness, "II-F_our": ii_fairness_corrected, "AI-F": ai_fairness,
+}

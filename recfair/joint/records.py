@@ -64,11 +64,11 @@ _CHAPTERS = {"IAA": "iaa", "IFD": "ifd", "HD": "hd", "MME": "mme-ibo-iwo", "IBO"
              "IWO": "mme-ibo-iwo", "II-F": "iif-aif", "AI-F": "iif-aif"}
 
 
-def _joint_spec(key, label, symbol, formula, func, version, paper, higher, description, reference, undefined, *,
+def _joint_spec(key, label, symbol, formula, version, paper, higher, description, reference, undefined, *,
            needs=("top_k", "relevant"), value_range=(0.0, 1.0), options=None):
     return MeasureSpec(
         key=key, label=label, symbol=symbol, formula=formula, family="joint", paper=paper, version=version,
-        higher_is_better=higher, range=value_range, needs=needs, compute=_joint_compute(key), func=func,
+        higher_is_better=higher, range=value_range, needs=needs, compute=_joint_compute(key), func=_joint.FUNCTIONS[key],
         description=description, reference=reference, undefined=undefined, options=dict(options or {}),
         chapter=_CHAPTERS[key.split("_")[0]], graded=key in _joint.GRADED, achievable=_joint_achievable(key),
         exhaustive=_joint_exhaustive(key), per_user=_joint_per_user(key), guidelines=_guidelines.MARKS.get(key),
@@ -85,84 +85,84 @@ _NORM = r"\quad\text{(per-user min-max: }\tfrac{M(u) - M_{\min}(u)}{M_{\max}(u) 
 RECORDS = (
     _joint_spec("IAA_ori", "Inequity of amortized attention", r"\mathrm{IAA}_{\mathrm{ori}}",
            r"\mathrm{IAA} = \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}\bigl|\mathbb{1}_{L_u}(i)\,\frac{k-z(u,i)}{k-1}"
-           r" - \tilde r(u,i)\bigr|", _joint.inequity_of_amortized_attention, "original", 2, False,
+           r" - \tilde r(u,i)\bigr|", "original", 2, False,
            "Mean absolute gap between each item's linear attention and its relevance, over all n items.",
            f"Biega et al. 2018; Borges & Stefanidis 2019; {_P2}", "k = 1 ((k - z)/(k - 1) is 0/0); no users"),
     _joint_spec("IAA_our", "Inequity of amortized attention (corrected)", r"\mathrm{IAA}_{\mathrm{our}}",
            r"\mathrm{IAA}(u)\ \text{with}\ \tilde e = \frac{k+1-z(u,i)}{k}" + _NORM,
-           _joint.inequity_of_amortized_attention_corrected, "corrected", 3, False,
+           "corrected", 3, False,
            "IAA with rank k still exposed, rescaled per user between relevant-on-top (0) and "
            "relevant-at-the-bottom (1); both ends exact.", _P3, _OUR_EXCL, options={"attention": "corrected"}),
     _joint_spec("IFD_div_ori", "Individual fairness disparity (division)", r"\mathrm{IFD}_{\div}",
            r"\mathrm{IFD}_\div = \frac1m\sum_{u\in U}\frac{1}{|H_u|}\sum_{(i,i')\in H_u}\max\{0, J_\div(u,i)"
            r" - J_\div(u,i')\},\quad J_\div(u,i) = \frac{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}",
-           _joint.individual_fairness_disparity_div, "original", 2, False,
+           "original", 2, False,
            "Mean pairwise excess of DCG exposure per unit relevance among each user's relevant items, "
            "read from the full ranking (k-independent).", f"Singh & Joachims 2019; {_P2}",
            f"{_NO_REL_USER} (|H_u| = 0); no users", needs=("ranking", "relevant"), value_range=(0.0, np.inf),
            options={"exposure": "full"}),
     _joint_spec("IFD_div_our", "Individual fairness disparity (division, corrected)", r"\mathrm{IFD}_{\div\text{-our}}",
            r"\mathrm{IFD}_\div(u)\ \text{with}\ J = \frac{\mathbb{1}_{L_u}(i)\,e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}"
-           + _NORM, _joint.individual_fairness_disparity_div_corrected, "corrected", 3, False,
+           + _NORM, "corrected", 3, False,
            "IFD (division) with top-k exposure, rescaled per user to its exact achievable range; "
            "one relevant item scores 0.", _P3, _OUR_EXCL),
     _joint_spec("IFD_mul_ori", "Individual fairness disparity (multiplication)", r"\mathrm{IFD}_{\times}",
            r"\mathrm{IFD}_\times = \frac1m\sum_{u\in U}\frac{1}{n(n-1)}\sum_{i\in I}\sum_{i'\ne i}"
            r"\bigl[J_\times(u,i) - J_\times(u,i')\bigr]^2,\quad J_\times(u,i) = r_{u,i}\,\mathbb{1}_{L_u}(i)\,"
-           r"e_{\mathrm{DCG}}(z(u,i))", _joint.individual_fairness_disparity_mul, "original", 2, False,
+           r"e_{\mathrm{DCG}}(z(u,i))", "original", 2, False,
            "Mean squared pairwise gap of relevance-weighted DCG exposure over all n items (closed form).",
            f"Oosterhuis 2021; {_P2}", "n < 2 (no item pair); no users", value_range=(0.0, np.inf)),
     _joint_spec("IFD_mul_our", "Individual fairness disparity (multiplication, corrected)",
            r"\mathrm{IFD}_{\times\text{-our}}", r"\mathrm{IFD}_\times(u)" + _NORM,
-           _joint.individual_fairness_disparity_mul_corrected, "corrected", 3, False,
+           "corrected", 3, False,
            "IFD (multiplication) rescaled per user to its exact achievable range (exact maximum over "
            "prefix-plus-suffix placements).", _P3, f"n < 2; {_OUR_EXCL}"),
     _joint_spec("HD", "Hellinger distance", r"\mathrm{HD}",
            r"\mathrm{HD} = \frac{1}{\sqrt2}\sqrt{\sum_{p=1}^{k}\bigl(\sqrt{q'_p} - \sqrt{c'_p}\bigr)^2}",
-           _joint.hellinger_distance, "single", 2, False,
+           "single", 2, False,
            "Hellinger distance between user-averaged relevance and click distributions over the positions "
            "of a ground-truth reference list (ties: lower index first, random, or numpy<=1.24's order "
            "as in the published values).", f"Jeunen & Goethals 2021; {_P2}",
            f"{_NO_REL_USER} (r' is 0/0); no users", options={"gamma": 0.9, "tie_break": "stable", "seed": None}),
     _joint_spec("MME", "Mean max envy", r"\mathrm{MME}",
            r"\mathrm{MME} = \frac1n\sum_{i\in I}\Bigl\{\max_{i'\in I}\mathrm{Imp}_i(i') - \mathrm{Imp}_i(i)\Bigr\},"
-           r"\quad " + _IMP, _joint.mean_max_envy, "single", 2, False,
+           r"\quad " + _IMP, "single", 2, False,
            "Mean over items of the largest impact gain from taking another item's exposure (1/p examination).",
            f"Saito & Joachims 2022; {_P2}", "no users", value_range=(0.0, np.inf)),
     _joint_spec("IBO_ori", "Item better-off", r"\mathrm{IBO}_{\mathrm{ori}}",
            r"\mathrm{IBO} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}{\mathrm{Imp}_i^{unif}}"
-           r" \ge 1.1\Bigr),\quad " + _IMP, _joint.item_better_off, "original", 2, True,
+           r" \ge 1.1\Bigr),\quad " + _IMP, "original", 2, True,
            "Share of all items whose impact is at least 10% above that under uniformly random rankings.",
            f"Saito & Joachims 2022; {_P2}", "an item relevant to no user (ratio 0/0); no users"),
     _joint_spec("IWO_ori", "Item worse-off", r"\mathrm{IWO}_{\mathrm{ori}}",
            r"\mathrm{IWO} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}{\mathrm{Imp}_i^{unif}}"
-           r" \le 0.9\Bigr),\quad " + _IMP, _joint.item_worse_off, "original", 2, False,
+           r" \le 0.9\Bigr),\quad " + _IMP, "original", 2, False,
            "Share of all items whose impact is at least 10% below that under uniformly random rankings.",
            f"Saito & Joachims 2022; {_P2}", "an item relevant to no user (ratio 0/0); no users"),
     _joint_spec("IBO_our", "Item better-off (corrected)", r"\mathrm{IBO}_{\mathrm{our}}",
            r"\mathrm{IBO} = \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \ge 1.1\,"
-           r"\mathrm{Imp}_i^{unif}\bigr)", _joint.item_better_off_corrected, "corrected", 3, True,
+           r"\mathrm{Imp}_i^{unif}\bigr)", "corrected", 3, True,
            "Share of items relevant to someone whose impact is at least 10% above uniform rankings.",
            f"{_P2} (published form); {_P3}", "no item is relevant to any user; no users"),
     _joint_spec("IWO_our", "Item worse-off (corrected)", r"\mathrm{IWO}_{\mathrm{our}}",
            r"\mathrm{IWO} = \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \le 0.9\,"
-           r"\mathrm{Imp}_i^{unif}\bigr)", _joint.item_worse_off_corrected, "corrected", 3, False,
+           r"\mathrm{Imp}_i^{unif}\bigr)", "corrected", 3, False,
            "Share of items relevant to someone whose impact is at least 10% below uniform rankings.",
            f"{_P2} (published form); {_P3}", "no item is relevant to any user; no users"),
     _joint_spec("II-F_ori", "Individual-user-to-individual-item fairness", r"\mathrm{II\text{-}F}",
            r"\mathrm{II\text{-}F} = \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}(E_{u,i} - E^*_{u,i})^2,\quad " + _EXP,
-           _joint.ii_fairness, "original", 2, False,
+           "original", 2, False,
            "Mean squared gap between each user's RBP exposure of each item and its ideal target exposure.",
            f"Diaz et al. 2020; Wu et al. 2022; {_P2}", "no users", options={"gamma": 0.8}),
     _joint_spec("II-F_our", "Individual-user-to-individual-item fairness (corrected)",
                 r"\mathrm{II\text{-}F}_{\mathrm{our}}",
            r"\mathrm{II\text{-}F}(u) = \frac1n\sum_{i\in I}(E_{u,i} - E^*_{u,i})^2" + _NORM,
-           _joint.ii_fairness_corrected, "corrected", 3, False,
+           "corrected", 3, False,
            "II-F rescaled per user between relevant-on-top (0) and relevant-at-the-bottom (1); both ends exact.",
            _P3, _OUR_EXCL, options={"gamma": 0.8}),
     _joint_spec("AI-F", "All-users-to-individual-item fairness", r"\mathrm{AI\text{-}F}",
            r"\mathrm{AI\text{-}F} = \frac1n\sum_{i\in I}\Bigl(\frac1m\sum_{u\in U}E_{u,i} - \frac1m\sum_{u\in U}"
-           r"E^*_{u,i}\Bigr)^2,\quad " + _EXP, _joint.ai_fairness, "single", 2, False,
+           r"E^*_{u,i}\Bigr)^2,\quad " + _EXP, "single", 2, False,
            "Mean squared gap between each item's user-averaged RBP exposure and its user-averaged target.",
            f"Wu et al. 2022; {_P2}", "no users", options={"gamma": 0.8}),
 )

@@ -31,7 +31,17 @@ from ..ranking import mask_history, top_k_from_scores
 __all__ = ["Recommender", "NotFittedError", "recommend", "iter_scored_batches"]
 
 class NotFittedError(RuntimeError):
-    """A model was asked for scores before :meth:`Recommender.fit` was called."""
+    """A model was asked for scores before :meth:`Recommender.fit` was called.
+
+    Examples
+    --------
+    >>> from recfair.recommenders import Pop
+    >>> try:
+    ...     Pop().score([0])
+    ... except NotFittedError as exc:
+    ...     print(type(exc).__name__)
+    NotFittedError
+    """
 
 
 class Recommender:
@@ -45,6 +55,15 @@ class Recommender:
     ----------
     n_users_, n_items_ : int
         Shape of the training matrix, set by :meth:`fit`.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> train = sp.csr_matrix([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1]])
+    >>> from recfair.recommenders import Pop
+    >>> model = Pop().fit(train)
+    >>> isinstance(model, Recommender), model.get_params()["seed"]
+    (True, 2020)
     """
 
     n_users_: int | None = None
@@ -210,6 +229,14 @@ def iter_scored_batches(model: Recommender, users, history=None, *, batch_size: 
     ``rows`` is the ``slice`` of ``users`` in the batch; ``scores`` is ``(len(batch), n_items)``
     in ``dtype``. Rounding to ``dtype`` happens *before* masking and before any top-k is
     taken, so a top-k derived from these arrays is exactly the stable sort of what is yielded.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> train = sp.csr_matrix([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1]])
+    >>> from recfair.recommenders import Pop
+    >>> [(rows, s.shape) for rows, s in iter_scored_batches(Pop().fit(train), [0, 1, 2], batch_size=2)]
+    [(slice(0, 2, None), (2, 4)), (slice(2, 3, None), (1, 4))]
     """
     model._check_fitted()
     users = check_users(users, model.n_users_)
@@ -259,6 +286,14 @@ def recommend(model: Recommender, users, k: int, history=None, *, batch_size: in
     ------
     ValueError
         If ``k`` is out of range, or some user has fewer than ``k`` items outside their history.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> train = sp.csr_matrix([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1]])
+    >>> from recfair.recommenders import Pop
+    >>> recommend(Pop().fit(train), [0, 1], k=2, history=train[[0, 1]]).tolist()   # no history item again
+    [[2, 3], [0, 3]]
     """
     model._check_fitted()
     k = check_positive_int(k, "k")

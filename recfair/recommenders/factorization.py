@@ -89,6 +89,14 @@ class BPR(_Factorization):
     ----------
     S. Rendle, C. Freudenthaler, Z. Gantner and L. Schmidt-Thieme. BPR: Bayesian personalized
     ranking from implicit feedback. UAI, 2009.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> train = sp.csr_matrix([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1]])
+    >>> model = BPR(factors=4, iterations=5).fit(train)
+    >>> model.score([0]).shape
+    (1, 4)
     """
 
     def __init__(self, *, factors=64, learning_rate=0.01, regularization=0.01, iterations=100,
@@ -152,6 +160,14 @@ class ALS(_Factorization):
     Y. Hu, Y. Koren and C. Volinsky. Collaborative filtering for implicit feedback datasets.
     ICDM, 2008. G. Takács, I. Pilászy and D. Tikk. Applications of the conjugate gradient
     method for implicit feedback collaborative filtering. RecSys, 2011.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> train = sp.csr_matrix([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1]])
+    >>> model = ALS(factors=4, iterations=3).fit(train)
+    >>> model.score([0, 1]).shape
+    (2, 4)
     """
 
     # each user's (item's) solve is independent of the others, so threads cannot change the result

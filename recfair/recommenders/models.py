@@ -27,6 +27,13 @@ class Pop(Recommender):
         Unused (Pop is deterministic); accepted for a uniform interface.
     progress : bool, default False
         Unused; accepted for a uniform interface.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> train = sp.csr_matrix([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1]])
+    >>> Pop().fit(train).score([0]).tolist()        # every user gets the training counts
+    [[2.0, 2.0, 2.0, 1.0]]
     """
 
     non_result_params = Recommender.non_result_params | {"seed"}
@@ -55,6 +62,14 @@ class Random(Recommender):
         Seed. ``None`` draws a fresh seed at :meth:`fit` (stored in ``seed_``).
     progress : bool, default False
         Unused; accepted for a uniform interface.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> train = sp.csr_matrix([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1]])
+    >>> a = Random(seed=7).fit(train).score([0, 1])
+    >>> bool((a == Random(seed=7).fit(train).score([0, 1])).all())   # the same seed, the same scores
+    True
     """
 
     def __init__(self, *, seed=2020, progress=False):
@@ -109,6 +124,13 @@ class ItemKNN(Recommender):
     ----------
     M. Deshpande and G. Karypis. Item-based top-N recommendation algorithms. ACM TOIS 22(1),
     2004.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> train = sp.csr_matrix([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1]])
+    >>> ItemKNN(k_neighbours=2).fit(train).score([0]).shape
+    (1, 4)
     """
 
     non_result_params = Recommender.non_result_params | {"block_size", "seed"}
@@ -183,6 +205,13 @@ class EASE(Recommender):
     ----------
     H. Steck. Embarrassingly shallow autoencoders for sparse data. The Web Conference
     (WWW), 2019.
+
+    Examples
+    --------
+    >>> import scipy.sparse as sp
+    >>> train = sp.csr_matrix([[1, 1, 0, 0], [0, 1, 1, 0], [1, 0, 1, 1]])
+    >>> EASE(reg=1.0).fit(train).score([0]).shape
+    (1, 4)
     """
 
     non_result_params = Recommender.non_result_params | {"seed"}

@@ -34,7 +34,13 @@ MODELS: dict[str, type[Recommender]] = {
 
 
 def available_models() -> list[str]:
-    """Names accepted by :func:`make_model` and :func:`recfair.recommenders.produce_run`."""
+    """Names accepted by :func:`make_model` and :func:`recfair.recommenders.produce_run`.
+
+    Examples
+    --------
+    >>> available_models()[:3]
+    ['pop', 'random', 'itemknn']
+    """
     return list(MODELS)
 
 
@@ -49,12 +55,24 @@ def canonical_name(name) -> str:
 
 
 def get_model_class(name: str) -> type[Recommender]:
-    """The class registered under ``name`` (case-insensitive)."""
+    """The class registered under ``name`` (case-insensitive).
+
+    Examples
+    --------
+    >>> get_model_class("EASE").__name__
+    'EASE'
+    """
     return MODELS[canonical_name(name)]
 
 
 def default_params(name: str) -> dict:
-    """Default hyperparameters of model ``name``, e.g. ``default_params("ease")["reg"] == 500.0``."""
+    """Default hyperparameters of model ``name``, e.g. ``default_params("ease")["reg"] == 500.0``.
+
+    Examples
+    --------
+    >>> default_params("ease")["reg"]
+    500.0
+    """
     return get_model_class(name)().get_params()
 
 

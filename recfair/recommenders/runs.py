@@ -68,7 +68,13 @@ _PREFIX = "run-"
 
 
 class RunCacheWarning(UserWarning):
-    """A cached run was unreadable or inconsistent and is being recomputed."""
+    """A cached run was unreadable or inconsistent and is being recomputed.
+
+    Examples
+    --------
+    >>> issubclass(RunCacheWarning, UserWarning)
+    True
+    """
 
 
 @dataclass(repr=False, eq=False)
@@ -98,6 +104,16 @@ class RecRun:
         Name of the split the run was produced on.
     info : dict
         Provenance: cache ``key``, ``from_cache``, ``fit_seconds``, ``score_seconds``, ``fit_on``.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from recfair.datasets import Interactions, split_global
+    >>> frame = pd.DataFrame({"user_id": [u for u in range(6) for _ in range(5)], "item_id": list(range(30))})
+    >>> split = split_global(Interactions(frame), order="random", seed=0)
+    >>> run = produce_run("pop", split, k=2, use_cache=False)
+    >>> isinstance(run, RecRun), run.top_k.shape[1]
+    (True, 2)
     """
 
     model: str
@@ -135,7 +151,13 @@ class RecRun:
 
 # ---- keys -------------------------------------------------------------------------------
 def default_cache_dir() -> Path:
-    """``$RECFAIR_CACHE/runs`` if ``RECFAIR_CACHE`` is set, else ``~/.cache/recfair/runs``."""
+    """``$RECFAIR_CACHE/runs`` if ``RECFAIR_CACHE`` is set, else ``~/.cache/recfair/runs``.
+
+    Examples
+    --------
+    >>> default_cache_dir().name
+    'runs'
+    """
     root = os.environ.get("RECFAIR_CACHE")
     base = Path(root).expanduser() if root else Path.home() / ".cache" / "recfair"
     return base / "runs"
@@ -146,6 +168,15 @@ def split_fingerprint(split) -> str:
 
     Matrices are canonicalised (CSR, duplicates summed, indices sorted, int64/float64), so
     the fingerprint depends on the data only, not on how it is stored.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from recfair.datasets import Interactions, split_global
+    >>> frame = pd.DataFrame({"user_id": [u for u in range(6) for _ in range(5)], "item_id": list(range(30))})
+    >>> split = split_global(Interactions(frame), order="random", seed=0)
+    >>> split_fingerprint(split) == split_fingerprint(split_global(Interactions(frame), order="random", seed=0))
+    True
     """
     h = hashlib.sha256()
     for part in ("train", "valid", "test"):
@@ -162,7 +193,14 @@ def split_fingerprint(split) -> str:
 
 def run_cache_key(model_name: str, params: dict, k: int, fingerprint: str, *, fit_on: str = "train",
                   extra: dict | None = None) -> str:
-    """The SHA-256 cache key of a run (see the module docstring for what goes in)."""
+    """The SHA-256 cache key of a run (see the module docstring for what goes in).
+
+    Examples
+    --------
+    >>> key = run_cache_key("pop", {}, 10, "0" * 64)
+    >>> len(key), key == run_cache_key("pop", {}, 10, "0" * 64)
+    (64, True)
+    """
     material = {
         "cache_version": CACHE_VERSION,
         "model": model_name,
@@ -218,6 +256,16 @@ def produce_run(model_name: str, split, *, k: int = 10, params: dict | None = No
     Returns
     -------
     RecRun
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from recfair.datasets import Interactions, split_global
+    >>> frame = pd.DataFrame({"user_id": [u for u in range(6) for _ in range(5)], "item_id": list(range(30))})
+    >>> split = split_global(Interactions(frame), order="random", seed=0)
+    >>> run = produce_run("pop", split, k=3, use_cache=False)
+    >>> run.top_k.shape == (len(run.users), 3)
+    True
     """
     name = canonical_name(model_name)
     k = check_positive_int(k, "k")
@@ -299,6 +347,15 @@ def produce_runs(model_names, split, **kwargs) -> dict[str, RecRun]:
 
     ``kwargs`` are passed to every call, except ``params``, which may map model names to
     their parameter dicts (``params={"ease": {"reg": 250}}``).
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> from recfair.datasets import Interactions, split_global
+    >>> frame = pd.DataFrame({"user_id": [u for u in range(6) for _ in range(5)], "item_id": list(range(30))})
+    >>> split = split_global(Interactions(frame), order="random", seed=0)
+    >>> list(produce_runs(["pop", "random"], split, k=2, use_cache=False))
+    ['pop', 'random']
     """
     per_model = kwargs.pop("params", None) or {}
     if not isinstance(per_model, dict):
@@ -313,6 +370,12 @@ def clear_cache(cache_dir=None) -> int:
 
     Only files this module writes (``run-*.npz``, ``run-*.json`` and their temporaries) are
     removed; anything else in the directory is left alone.
+
+    Examples
+    --------
+    >>> import tempfile
+    >>> clear_cache(tempfile.mkdtemp())           # an empty cache folder: nothing to delete
+    0
     """
     directory = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()
     if not directory.is_dir():
