@@ -56,6 +56,6 @@ def test_fsat_range_widget_builds_and_redraws():
     box = fsat_range(n_users=6, n_items=3, k=2, k_max=3)
     m, n, k = box.children[0].children
     assert (m.value, n.value, k.value) == (6, 3, 2)
-    n.value = 50                                    # km < n for small k: still draws
+    n.value = 30                                    # km < n for small k: still draws
     k.value = 1
     plt.close("all")

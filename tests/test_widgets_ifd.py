@@ -41,6 +41,6 @@ def test_ifd_nonlocal_widget_builds_and_redraws():
     from recfair.widgets import ifd_nonlocal
 
     box = ifd_nonlocal(n_items=10, k=4)
-    slider = box.children[0]
-    assert (slider.min, slider.max, slider.value) == (5, 10, 5)
+    slider = box.children[0].children[0]
+    assert (slider.options[0][1], slider.options[-1][1], slider.value) == (5, 10, 5)
     slider.value = 10

@@ -52,9 +52,9 @@ def test_item_vectors_widget_builds_and_redraws():
     from recfair.widgets import item_vectors
 
     box = item_vectors(LISTS, n_items=3, angles=[0, 10, 170], alpha=0.1)
-    sliders = box.children[0].children[0].children
-    assert len(sliders) == 3
-    sliders[2].value = 15                           # move item 3 next to item 2: still valid
+    last, alpha = box.children[0].children
+    assert last.value == 170 and alpha.value == 0.1
+    last.value = 20                                 # move item 3 next to item 2: still valid
     with pytest.raises(ValueError, match="one direction per item"):
         item_vectors(LISTS, n_items=3, angles=[0, 10])
     plt.close("all")
