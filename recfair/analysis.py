@@ -10,6 +10,7 @@ Benjamini–Hochberg false-discovery-rate correction.
 from __future__ import annotations
 
 import warnings
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
@@ -18,7 +19,7 @@ from scipy import stats
 from ._validation import UndefinedMeasureWarning
 from .registry import REGISTRY
 
-__all__ = ["orient", "kendall_matrix", "benjamini_hochberg"]
+__all__ = ["orient", "kendall_matrix", "benjamini_hochberg", "Finding", "findings_table"]
 
 
 def orient(results: pd.DataFrame, *, lower_is_better=None) -> pd.DataFrame:
@@ -143,3 +144,68 @@ def kendall_matrix(results: pd.DataFrame, *, lower_is_better=None, alpha: float 
     sig = sig | sig.T
     frame = lambda a: pd.DataFrame(a, index=cols, columns=cols)  # noqa: E731
     return frame(tau), frame(pval), frame(sig)
+
+
+@dataclass(frozen=True)
+class Finding:
+    """One statement of the thesis, checked against the numbers a chapter computed.
+
+    A chapter builds each finding from its own outputs, so its verdict cannot drift from them:
+    ``holds`` is the result of the test, never typed in.
+
+    Parameters
+    ----------
+    claim : str
+        What the thesis states, in a short paraphrase.
+    test : str
+        The computation that decides it, in words ("Jain_our rises with every insertion step").
+    holds : bool
+        The test's outcome on this page's numbers.
+    evidence : str, default ""
+        The numbers behind the verdict, formatted by the chapter.
+
+    Examples
+    --------
+    >>> scores = [0.2, 0.4, 0.7]
+    >>> f = Finding("fairness improves", "every step raises Jain", all(a < b for a, b in zip(scores, scores[1:])))
+    >>> f.verdict
+    're-observed'
+    """
+
+    claim: str
+    test: str
+    holds: bool
+    evidence: str = ""
+
+    def __post_init__(self):
+        if not isinstance(self.holds, (bool, np.bool_)):
+            raise TypeError(f"holds must be a bool (the outcome of the test), got {type(self.holds).__name__}.")
+        object.__setattr__(self, "holds", bool(self.holds))
+
+    @property
+    def verdict(self) -> str:
+        """``"re-observed"`` if the test holds on this page's numbers, else ``"not re-observed"``."""
+        return "re-observed" if self.holds else "not re-observed"
+
+
+def findings_table(findings) -> pd.DataFrame:
+    """The findings as a table with one row per claim: claim, test, evidence and verdict.
+
+    Examples
+    --------
+    >>> table = findings_table([Finding("A", "a > 0", True, "a = 1"), Finding("B", "b > 0", False, "b = -1")])
+    >>> table["verdict"].tolist()
+    ['re-observed', 'not re-observed']
+    >>> table.index.tolist()
+    [1, 2]
+    """
+    findings = list(findings)
+    if not findings:
+        raise ValueError("findings_table needs at least one Finding.")
+    for f in findings:
+        if not isinstance(f, Finding):
+            raise TypeError(f"findings_table takes Finding objects, got {type(f).__name__}.")
+    frame = pd.DataFrame([{"claim": f.claim, "test": f.test, "evidence": f.evidence, "verdict": f.verdict}
+                          for f in findings])
+    frame.index = pd.RangeIndex(1, len(findings) + 1, name="#")
+    return frame

@@ -60,3 +60,19 @@ def test_heatmap_draws():
     ax = tau_heatmap(tau, sig)
     texts = [t.get_text() for t in ax.texts]
     assert "1.00" in texts and any(t.endswith("×") for t in texts)
+
+
+def test_findings_verdict_comes_from_the_test():
+    from recfair.analysis import Finding, findings_table
+
+    values = [0.3, 0.2]
+    found = Finding("falls", "second below first", values[1] < values[0], f"{values}")
+    missed = Finding("rises", "second above first", values[1] > values[0])
+    table = findings_table([found, missed])
+    assert table["verdict"].tolist() == ["re-observed", "not re-observed"]
+    with pytest.raises(TypeError, match="holds must be a bool"):
+        Finding("x", "y", "yes")
+    with pytest.raises(ValueError, match="at least one"):
+        findings_table([])
+    with pytest.raises(TypeError, match="Finding objects"):
+        findings_table(["a claim"])
