@@ -17,7 +17,7 @@ from .item_exposure import records as _item_exposure
 from .joint import records as _joint
 from .spec import Bounds, Extremes, MeasureSpec
 
-__all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGISTRY", "get", "names", "table"]
+__all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGISTRY", "get", "names", "table", "with_directions"]
 
 
 #: Every measure, in the book's order (the relevance measures, then Part I, then Part II).
@@ -77,6 +77,32 @@ def table(family: str | None = None) -> pd.DataFrame:
             "undefined": s.undefined, "description": s.description,
         })
     return pd.DataFrame(rows).set_index("measure")
+
+
+def with_directions(frame, axis: int = 0):
+    """Prefix each measure name of a table's labels with its direction (``"↑ NDCG"``, ``"↓ Gini_ori"``).
+
+    For the book's result tables, where measures are the rows (``axis=0``) or the columns
+    (``axis=1``); labels that are not measure names stay as they are. Takes a DataFrame (returns
+    a relabelled copy) or a pandas ``Styler`` (returns it with its labels formatted).
+
+    Examples
+    --------
+    >>> frame = pd.DataFrame({"run": [0.3, 0.1]}, index=["NDCG", "Gini_ori"])
+    >>> with_directions(frame).index.tolist()
+    ['↑ NDCG', '↓ Gini_ori']
+    """
+    if axis not in (0, 1):
+        raise ValueError(f"axis must be 0 (rows) or 1 (columns), got {axis!r}.")
+
+    def label(key):
+        return f"{REGISTRY[key].direction} {key}" if isinstance(key, str) and key in REGISTRY else key
+
+    if isinstance(frame, pd.DataFrame):
+        return frame.rename(index=label) if axis == 0 else frame.rename(columns=label)
+    if hasattr(frame, "format_index"):
+        return frame.format_index(label, axis=axis)
+    raise TypeError(f"with_directions takes a DataFrame or a Styler, got {type(frame).__name__}.")
 
 
 def _fmt(x: float) -> str:
