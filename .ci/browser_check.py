@@ -11,7 +11,8 @@ A page fails on:
 * a MathJax error (``mjx-merror``) once MathJax has finished typesetting;
 * an image that did not load, or an ipywidgets view that did not render;
 * a display formula, a table or a code block wider than the text column, at the desktop
-  width and (formulas and tables) on a 390 px phone screen;
+  width and (formulas and tables) on a 390 px phone screen (where the book's stylesheet lets a
+  table scroll sideways inside the column, so it then counts at the column's width);
 * a control that does not change its output: every control of every ``recfair.widgets``
   explorer is moved and its visible output must change; a live-only block must show a disabled
   box; an ipywidgets control on a static page cannot respond and is reported.
