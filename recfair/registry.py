@@ -15,18 +15,20 @@ import pandas as pd
 from . import relevance as _relevance
 from .item_exposure import records as _item_exposure
 from .joint import records as _joint
+from .pareto import records as _pareto
 from .spec import Bounds, Extremes, MeasureSpec
 
 __all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGISTRY", "get", "names", "table", "with_directions"]
 
 
-#: Every measure, in the book's order (the relevance measures, then Part I, then Part II).
-ALL_MEASURES: tuple[MeasureSpec, ...] = _relevance.RECORDS + _item_exposure.RECORDS + _joint.RECORDS
+#: Every measure, in the book's order (the relevance measures, then Parts I, II and III).
+ALL_MEASURES: tuple[MeasureSpec, ...] = (_relevance.RECORDS + _item_exposure.RECORDS + _joint.RECORDS
+                                         + _pareto.RECORDS)
 
 REGISTRY: dict[str, MeasureSpec] = {s.key: s for s in ALL_MEASURES}
 
 #: The book part of each family (the library's subpackage of the same name holds it).
-PARTS = {"relevance": "Foundations", "item_exposure": "I", "joint": "II"}
+PARTS = {"relevance": "Foundations", "item_exposure": "I", "joint": "II", "pareto": "III"}
 
 
 def get(name: str) -> MeasureSpec:

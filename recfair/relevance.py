@@ -23,7 +23,7 @@ from .examination import dcg
 from .run import Run
 from .spec import MeasureSpec
 
-__all__ = ["hit_rate", "mrr", "precision", "recall", "average_precision", "ndcg"]
+__all__ = ["hit_rate", "mrr", "precision", "recall", "average_precision", "ndcg", "per_user_from_hits"]
 
 
 def _hits(run: Run) -> np.ndarray:
@@ -81,6 +81,46 @@ def _mean(name: str, values: np.ndarray, on_undefined: str) -> float:
             name, f"{int(missing.sum())} user(s) have no relevant item (0/0)", on_undefined
         )
     return float(values.mean())
+
+
+def per_user_from_hits(name: str, hits, n_relevant) -> np.ndarray:
+    """Per-user values of the relevance measure ``name`` from hit flags alone.
+
+    For callers that know where the relevant items sit without holding the lists, e.g. the
+    Paper 4 frontier (:mod:`recfair.pareto`), which tabulates every hit pattern it can meet.
+
+    Parameters
+    ----------
+    name : {"HR", "MRR", "P", "R", "MAP", "NDCG"}
+    hits : array-like of bool, shape (n_users, k)
+        ``hits[u, j]``: is the item at rank ``j + 1`` of user ``u``'s list relevant?
+    n_relevant : array-like of int, shape (n_users,)
+        :math:`|R^*_u|`, each user's number of relevant items (0 gives NaN for R, MAP, NDCG).
+
+    Examples
+    --------
+    >>> per_user_from_hits("MAP", [[True, False, True], [False, False, False]], [2, 4]).round(4).tolist()
+    [0.8333, 0.0]
+    """
+    kernels = {"HR": _hr_per_user, "MRR": _mrr_per_user, "P": _precision_per_user, "R": _recall_per_user,
+               "MAP": _ap_per_user, "NDCG": _ndcg_per_user}
+    if name not in kernels:
+        raise ValueError(f"per_user_from_hits computes {', '.join(kernels)}; got {name!r}.")
+    hits = np.asarray(hits)
+    if hits.ndim != 2 or hits.dtype != bool:
+        raise TypeError(f"hits must be a 2-D boolean array (n_users, k), got {hits.dtype} with shape {hits.shape}.")
+    n_relevant = np.asarray(n_relevant)
+    if n_relevant.shape != (hits.shape[0],) or not np.issubdtype(n_relevant.dtype, np.integer):
+        raise ValueError(f"n_relevant must be {hits.shape[0]} integers (one per row of hits).")
+    if (n_relevant < hits.sum(axis=1)).any():
+        raise ValueError("a user has more hits than relevant items.")
+
+    class _Hits:                          # the three attributes the kernels read from a Run
+        pass
+
+    view = _Hits()
+    view.hits, view.k, view.n_relevant = hits, hits.shape[1], n_relevant.astype(np.int64)
+    return kernels[name](view)
 
 
 def _public(name: str, kernel, top_k, relevant, n_items, k, on_undefined) -> float:

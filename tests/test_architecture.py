@@ -6,7 +6,9 @@ and inside functions alike, relative imports resolved. Modules are classified:
 * **core** (:data:`CORE`): imports only core modules;
 * **collectors** (:data:`COLLECTORS`: the registry, ``evaluate``, ``bounds``): core, parts, collectors;
 * **parts**: every subpackage that is not a service (``recfair.item_exposure``, ``recfair.joint``,
-  later ``recfair.pareto`` ...): the core and modules of the same part only;
+  ``recfair.pareto`` ...): the core, modules of the same part, and the public package (its
+  ``__init__``, never a submodule) of an *earlier* part of the book (:data:`PART_ORDER`): Part III's
+  frontier is built from Part I's measures;
 * **services** (:data:`SERVICES`): anything but the top-level package;
 * the top-level package ``recfair`` itself may import anything.
 
@@ -25,6 +27,8 @@ ROOT = Path(__file__).parents[1] / "recfair"
 CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "recfair.ranking",
         "recfair.examination", "recfair.relevance", "recfair.frames", "recfair.symbolic", "recfair.synthetic"}
 COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds"}
+#: The parts in the book's order; a part may import the public package of an earlier one.
+PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto")
 SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",
             "recfair.widgets", "recfair._interactive", "recfair.thesis"}
 
@@ -161,13 +165,30 @@ def test_layering(module):
         target_kind = classify(target)
         if kind == "core" and target_kind != "core":
             bad.append(f"{target} ({target_kind}): core modules import only core modules")
-        elif kind.startswith("part:") and target_kind not in ("core", kind):
-            bad.append(f"{target} ({target_kind}): a part imports only the core and its own modules")
+        elif kind.startswith("part:") and target_kind not in ("core", kind) and not _earlier_part_api(kind, target):
+            bad.append(f"{target} ({target_kind}): a part imports only the core, its own modules and the "
+                       "public package of an earlier part")
         elif kind == "collector" and target_kind not in ("core", "collector") and not target_kind.startswith("part:"):
             bad.append(f"{target} ({target_kind}): collectors import only the core, the parts and collectors")
         elif kind == "service" and target_kind == "root":
             bad.append(f"{target}: services do not import the top-level package")
     assert not bad, f"{module} ({kind}) imports " + "; ".join(bad)
+
+
+def _earlier_part_api(kind: str, target: str) -> bool:
+    """Is ``target`` the public package (not a submodule) of a part before the importing ``kind``?"""
+    own = kind.removeprefix("part:")
+    if own not in PART_ORDER or target not in PART_ORDER:
+        return False
+    return PART_ORDER.index(target) < PART_ORDER.index(own)
+
+
+def test_parts_are_in_the_book_order():
+    parts = {classify(m).removeprefix("part:") for m in discover() if classify(m).startswith("part:")}
+    assert parts <= set(PART_ORDER), f"add {sorted(parts - set(PART_ORDER))} to PART_ORDER (the book's order)"
+    assert _earlier_part_api("part:recfair.pareto", "recfair.item_exposure")
+    assert not _earlier_part_api("part:recfair.pareto", "recfair.item_exposure.measures")
+    assert not _earlier_part_api("part:recfair.item_exposure", "recfair.pareto")
 
 
 _GRAPH: dict[str, set[str]] = {}

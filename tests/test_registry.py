@@ -23,6 +23,15 @@ def _scores_for(spec, top, n):
     return {"scores": scores}
 
 
+def _history_for(spec, top, rel, n, seed=0):
+    """Two train items per user outside its list and its relevant items (only for measures needing history)."""
+    if "history" not in spec.needs:
+        return {}
+    rng = np.random.default_rng(seed)
+    return {"history": [rng.choice(np.setdiff1d(np.arange(n), np.union1d(row, r)), 2, replace=False)
+                        for row, r in zip(top, rel)]}
+
+
 def test_keys_unique_and_indexed():
     assert len(REGISTRY) == len(ALL_MEASURES)
     assert names("relevance") == ["HR", "MRR", "P", "R", "MAP", "NDCG"]
@@ -46,7 +55,8 @@ def test_returns_float_in_range_on_random_runs(spec):
     m, n, k = 30, 25, 5
     top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
     rel = [rng.choice(n, rng.integers(1, 8), replace=False) for _ in range(m)]
-    value = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n))[spec.key]
+    value = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n),
+                        **_history_for(spec, top, rel, n))[spec.key]
     assert isinstance(value, float)
     assert spec.range[0] <= value <= spec.range[1]
 
@@ -58,8 +68,12 @@ def test_user_order_invariance(spec):
     top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
     rel = [rng.choice(n, 3, replace=False) for _ in range(m)]
     perm = rng.permutation(m)
-    a = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n))[spec.key]
-    b = rf.evaluate(top[perm], n_items=n, measures=[spec.key], relevant=[rel[i] for i in perm], **_scores_for(spec, top[perm], n))[spec.key]
+    hist = _history_for(spec, top, rel, n).get("history")
+    a = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n),
+                    **({} if hist is None else {"history": hist}))[spec.key]
+    b = rf.evaluate(top[perm], n_items=n, measures=[spec.key], relevant=[rel[i] for i in perm],
+                    **_scores_for(spec, top[perm], n),
+                    **({} if hist is None else {"history": [hist[i] for i in perm]}))[spec.key]
     assert a == pytest.approx(b, abs=1e-12)
 
 

@@ -27,12 +27,16 @@ from .measures import (ai_disparity, compute, fraction_satisfied, fraction_satis
                        gini_index_corrected, gini_index_weighted, gini_index_weighted_corrected, ii_disparity,
                        item_entropy, item_entropy_corrected, item_entropy_defined, jain_index, jain_index_corrected,
                        qualification_fairness, qualification_fairness_corrected, vocd)
+# the count-statistics form of the count-based measures (used by Part III's frontier)
+from .measures import COUNT_MEASURES, CountSummary, count_summary, from_count_summary, fsat_threshold
+from .records import RECORDS
 
 __all__ = [
     "ai_disparity", "compute", "fraction_satisfied", "fraction_satisfied_corrected", "gini_index",
     "gini_index_corrected", "gini_index_weighted", "gini_index_weighted_corrected", "ii_disparity", "item_entropy",
     "item_entropy_corrected", "item_entropy_defined", "jain_index", "jain_index_corrected", "qualification_fairness",
     "qualification_fairness_corrected", "vocd",
+    "COUNT_MEASURES", "CountSummary", "count_summary", "from_count_summary", "fsat_threshold", "RECORDS",
 ]
 
 _SUBMODULES = ("bounds", "derivations", "generators", "measures", "records", "search")

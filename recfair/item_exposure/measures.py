@@ -29,6 +29,7 @@ every measure here is undefined.
 from __future__ import annotations
 
 import math
+from typing import NamedTuple
 
 import numpy as np
 
@@ -46,6 +47,7 @@ __all__ = [
     "gini_index", "gini_index_corrected", "gini_index_weighted", "gini_index_weighted_corrected",
     "fraction_satisfied", "fraction_satisfied_corrected",
     "vocd", "ii_disparity", "ai_disparity",
+    "CountSummary", "COUNT_MEASURES", "count_summary", "from_count_summary", "fsat_threshold",
 ]
 
 _NO_SLOTS = "there are no recommendation slots (n_users == 0)"
@@ -88,36 +90,172 @@ def _dcg_exposure(lists: np.ndarray, n_items: int) -> np.ndarray:
     return np.bincount(lists.ravel(), weights=np.tile(w, lists.shape[0]), minlength=n_items)
 
 
+# The five count-based measures follow from a few statistics of the counts (one formula each, below):
+# the Paper 4 frontier (recfair.pareto) updates these statistics one slot at a time.
+
+def _jain_from(sum_sq, slots: int, n: int):
+    """Jain's index from :math:`\\sum_i c_i^2`: :math:`(km)^2 / (n \\sum_i c_i^2)`."""
+    return float(slots) ** 2 / (n * np.asarray(sum_sq, dtype=np.float64))
+
+
+def _qf_from(n_shown, n: int):
+    """QF from the number of recommended items :math:`|R|`: :math:`|R| / n`."""
+    return np.asarray(n_shown, dtype=np.float64) / n
+
+
+def _entropy_from(sum_c_ln_c, slots: int, ln_base: float):
+    """Entropy from :math:`\\sum_i c_i \\ln c_i`: :math:`-\\sum_i p_i \\log p_i = \\ln(km) - \\frac{1}{km}\\sum_i c_i \\ln c_i`."""
+    return (math.log(slots) - np.asarray(sum_c_ln_c, dtype=np.float64) / slots) / ln_base
+
+
+def _gini_from(rank_sum, total, n: int):
+    """Gini from :math:`\\sum_j j\\,x_{(j)}` (ascending order): :math:`\\sum_j (2j-n-1)x_{(j)} / (n\\sum_j x_j)`."""
+    total = np.asarray(total, dtype=np.float64)
+    return (2.0 * np.asarray(rank_sum, dtype=np.float64) - (n + 1.0) * total) / (n * total)
+
+
+def fsat_threshold(slots: int, n: int) -> int:
+    """The count an item needs to be satisfied in FSat: :math:`\\lfloor km/n \\rfloor`.
+
+    >>> fsat_threshold(15, 4)
+    3
+    """
+    return slots // n
+
+
+def _fsat_from(n_satisfied, n: int):
+    """FSat from the number of items with :math:`c_i \\ge \\lfloor km/n \\rfloor`."""
+    return np.asarray(n_satisfied, dtype=np.float64) / n
+
+
 def _jain(counts, slots: int, n: int):
     counts = np.asarray(counts, dtype=np.float64)
-    return float(slots) ** 2 / (n * np.einsum("...i,...i->...", counts, counts))
+    return _jain_from(np.einsum("...i,...i->...", counts, counts), slots, n)
 
 
 def _qf(counts, n: int):
-    return np.count_nonzero(counts, axis=-1) / n
+    return _qf_from(np.count_nonzero(counts, axis=-1), n)
+
+
+def _c_ln_c(counts):
+    c = np.asarray(counts, dtype=np.float64)
+    out = np.zeros_like(c)
+    shown = c > 0
+    out[shown] = c[shown] * np.log(c[shown])
+    return out
 
 
 def _entropy(counts, slots: int, ln_base: float, *, defined: bool):
-    p = np.asarray(counts, dtype=np.float64) / slots
-    shown = p > 0
-    terms = np.zeros_like(p)
-    terms[shown] = -p[shown] * np.log(p[shown])
-    value = terms.sum(axis=-1) / ln_base
+    value = _entropy_from(_c_ln_c(counts).sum(axis=-1), slots, ln_base)
     if defined:
         return value
     # the original sums over all n items: an unshown item gives 0 * log 0, which is NaN (L3)
-    return np.where(shown.all(axis=-1), value, np.nan)
+    return np.where((np.asarray(counts) > 0).all(axis=-1), value, np.nan)
 
 
 def _gini(exposure):
     x = np.sort(np.asarray(exposure, dtype=np.float64), axis=-1)
     n = x.shape[-1]
-    coef = 2.0 * np.arange(1, n + 1) - n - 1.0
-    return (x @ coef) / (n * x.sum(axis=-1))
+    return _gini_from(x @ np.arange(1.0, n + 1.0), x.sum(axis=-1), n)
 
 
 def _fsat(counts, slots: int, n: int):
-    return np.count_nonzero(np.asarray(counts) >= slots // n, axis=-1) / n
+    return _fsat_from(np.count_nonzero(np.asarray(counts) >= fsat_threshold(slots, n), axis=-1), n)
+
+
+class CountSummary(NamedTuple):
+    """The statistics of the item counts :math:`c_i` behind Jain, QF, Ent, Gini and FSat (ori and our).
+
+    Each field is a number, or an array with one entry per recommendation state (e.g. per step
+    of :func:`recfair.pareto.oracle2fair`).
+
+    Attributes
+    ----------
+    sum_sq : :math:`\\sum_i c_i^2` (Jain).
+    sum_c_ln_c : :math:`\\sum_{i: c_i > 0} c_i \\ln c_i` (Ent).
+    n_shown : :math:`|R|`, the number of items with :math:`c_i > 0` (QF).
+    rank_sum : :math:`\\sum_j j\\,c_{(j)}` over the counts in ascending order, :math:`j = 1..n` (Gini).
+    n_satisfied : the number of items with :math:`c_i \\ge \\lfloor km/n \\rfloor` (FSat).
+
+    Examples
+    --------
+    >>> CountSummary(sum_sq=12, sum_c_ln_c=4.16, n_shown=3, rank_sum=18, n_satisfied=3).n_shown
+    3
+    """
+
+    sum_sq: object
+    sum_c_ln_c: object
+    n_shown: object
+    rank_sum: object
+    n_satisfied: object
+
+
+#: The measures :func:`from_count_summary` computes.
+COUNT_MEASURES = ("Jain_ori", "Jain_our", "QF_ori", "QF_our", "Ent_ori", "Ent_our", "Gini_ori", "Gini_our",
+                  "FSat_ori", "FSat_our")
+
+
+def count_summary(top_k, *, n_items) -> CountSummary:
+    """The count statistics of one run (see :class:`CountSummary`).
+
+    Examples
+    --------
+    >>> count_summary([[0, 1], [1, 2], [0, 2]], n_items=4)
+    CountSummary(sum_sq=12, sum_c_ln_c=4.158883083359672, n_shown=3, rank_sum=18, n_satisfied=3)
+    """
+    top_k = check_top_k(top_k, n_items=n_items)
+    m, k = top_k.shape
+    c = _counts(top_k, n_items)
+    return CountSummary(int(c @ c), float(_c_ln_c(c).sum()), int(np.count_nonzero(c)),
+                        int(np.sort(c) @ np.arange(1, n_items + 1)),
+                        int(np.count_nonzero(c >= fsat_threshold(k * m, n_items))))
+
+
+def from_count_summary(key: str, summary: CountSummary, *, n_users: int, n_items: int, k: int,
+                       on_undefined: str = "warn"):
+    """Jain, QF, Ent, Gini or FSat (``key`` of :data:`COUNT_MEASURES`) from count statistics.
+
+    The same formulas as the measure functions (which call them), so a caller that keeps
+    :class:`CountSummary` up to date as single slots change (the Paper 4 frontier does) gets
+    exactly the library's scores without recounting. Entropy uses the default base ``n`` (the
+    corrected entropy is base-invariant). Accepts arrays of statistics and returns an array then.
+
+    Examples
+    --------
+    >>> top_k = [[0, 1], [1, 2], [0, 2]]
+    >>> s = count_summary(top_k, n_items=4)
+    >>> float(from_count_summary("Jain_our", s, n_users=3, n_items=4, k=2))
+    0.625
+    >>> float(from_count_summary("Gini_ori", s, n_users=3, n_items=4, k=2))
+    0.25
+    """
+    if key not in COUNT_MEASURES:
+        raise ValueError(f"from_count_summary computes {', '.join(COUNT_MEASURES)}; got {key!r}.")
+    check_on_undefined(on_undefined)
+    m, n, k = int(n_users), int(n_items), int(k)
+    slots = k * m
+    base = key.rsplit("_", 1)[0]
+    if m == 0:
+        return undefined(key, _NO_SLOTS, on_undefined)
+    if base == "Jain":
+        raw = _jain_from(summary.sum_sq, slots, n)
+    elif base == "QF":
+        raw = _qf_from(summary.n_shown, n)
+    elif base == "Ent":
+        if key == "Ent_ori":
+            value = _entropy_from(summary.sum_c_ln_c, slots, math.log(n))
+            return np.where(np.asarray(summary.n_shown) == n, value, np.nan)
+        raw = _entropy_from(summary.sum_c_ln_c, slots, 1.0)
+    elif base == "Gini":
+        raw = _gini_from(summary.rank_sum, slots, n)
+    else:
+        raw = _fsat_from(summary.n_satisfied, n)
+    if key.endswith("_ori"):
+        return raw
+    reason = _b._empty_range_reason(key, m, n, k)
+    if reason is not None:
+        return undefined(key, f"the achievable range is empty: {reason} (0/0)", on_undefined)
+    return _rescale(key, raw, m, n, k)
 
 
 def _vocd_sorted(counts: np.ndarray, beta: float) -> tuple[float, int]:
