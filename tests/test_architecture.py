@@ -26,7 +26,7 @@ CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "
         "recfair.examination", "recfair.relevance", "recfair.frames", "recfair.symbolic", "recfair.synthetic"}
 COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds"}
 SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",
-            "recfair.widgets", "recfair._interactive", "recfair.thesis"}
+            "recfair.widgets", "recfair._interactive", "recfair.thesis", "recfair.guide"}
 
 
 def _module_name(path: Path) -> str:
