@@ -86,7 +86,9 @@ def _realisable(spec: MeasureSpec, graded: bool) -> tuple[bool, str]:
         return False, "its most fair or most unfair score is out of reach (use the corrected version)"
     if spec.guidelines is not None:
         mark = spec.guidelines[_I1]
-        if mark == "no" or (mark == "binary" and graded):
+        if mark == "no":
+            return False, "Paper 3: its fairest and unfairest recommendations miss the ends of its range"
+        if mark == "binary" and graded:
             return False, "Paper 3: its ends are reached only with binary relevance"
     return True, "corrected: both ends reachable"
 

@@ -55,6 +55,7 @@ def test_realisable_range_keeps_corrected_versions_and_uses_paper3_for_grades():
     assert "IAA_our" not in graded.index
     explained = recommend_measures(has=["graded"], wants=["realisable_range"], explain=True)
     assert "binary relevance" in explained.loc["IAA_our", "why"] and not explained.loc["IAA_our", "fits"]
+    assert "miss the ends" in explained.loc["IBO_our", "why"]    # Paper 3: I1 does not hold
 
 
 def test_always_defined_and_per_user_follow_the_records():
