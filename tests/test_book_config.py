@@ -285,3 +285,33 @@ def test_headings_are_not_numbered_by_hand():
         text = "\n".join(source for kind, source, _ in cells(chapter_path(entry)) if kind == "markdown")
         numbered = re.findall(r"^#{1,6} \d+(?:\.\d+)*\.? ", text, flags=re.M)
         assert not numbered, f"{entry}: the book numbers headings itself, drop {numbered}"
+
+
+def test_built_chapters_have_binder_and_colab_links():
+    """After a build: every chapter page launches on Binder (its source) and Colab (a notebook)."""
+    html_dir = ROOT / "_build" / "html"
+    if not (html_dir / "genindex.html").is_file():
+        pytest.skip("the book is not built")
+    repo = CONFIG["repository"]["url"].split("github.com/")[1].strip("/")
+    target = CONFIG["sphinx"]["config"]["recfair_colab_notebooks"]
+    for entry, path in zip(ENTRIES, CHAPTERS):
+        page = html_dir / f"{entry}.html"
+        if entry in NO_CODE or not page.is_file():
+            continue
+        text = page.read_text(encoding="utf-8")
+        binder = f"https://mybinder.org/v2/gh/{repo}/main?urlpath=lab/tree/{entry}{path.suffix}"
+        assert f'href="{binder}"' in text, f"{entry}: no Binder link to {binder}"
+        if path.suffix == ".ipynb":
+            colab = f"https://colab.research.google.com/github/{repo}/blob/main/{entry}.ipynb"
+        else:
+            colab = (f"https://colab.research.google.com/github/{repo}/blob/{target['branch']}/"
+                     f"{target['folder']}/{entry}.ipynb")
+            assert (html_dir / target["folder"] / f"{entry}.ipynb").is_file(), f"{entry}: no published notebook"
+        assert f'href="{colab}"' in text, f"{entry}: no Colab link to {colab}"
+
+
+def test_no_raw_label_proof_index_and_a_glossary_for_the_general_index():
+    # sphinx-proof's domain index lists raw labels (no titles): the book does not generate it
+    assert CONFIG["sphinx"]["config"]["html_domain_indices"] is False
+    glossary = chapter_path("book/start/glossary").read_text(encoding="utf-8")
+    assert "```{glossary}" in glossary
