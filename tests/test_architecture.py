@@ -30,7 +30,7 @@ COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds"}
 #: The parts in the book's order; a part may import the public package of an earlier one.
 PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto")
 SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",
-            "recfair.widgets", "recfair._interactive", "recfair.thesis"}
+            "recfair.widgets", "recfair._interactive", "recfair.thesis", "recfair.guide"}
 
 
 def _module_name(path: Path) -> str:

@@ -1,0 +1,243 @@
+"""Which measure should I use? The book's measure selector and measure index, from the registry.
+
+Every fact used here is a field of a measure's registry record (:class:`recfair.spec.MeasureSpec`):
+its family, inputs (``needs``), ``graded``, ``version``, ``per_user``, ``undefined`` and, for the
+relevance-aware measures, Paper 3's guideline marks (``guidelines``, factors in
+:data:`recfair.joint.guidelines.FACTORS`). :func:`recommend_measures` turns what a run *has* and
+what a reader *wants* into the measures that fit, each with the reasons; :func:`measure_index`
+lists every measure with a link to its chapter.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+import pandas as pd
+
+from .joint.guidelines import FACTORS
+from .registry import ALL_MEASURES, PARTS, MeasureSpec
+
+__all__ = ["HAS", "WANTS", "KINDS", "recommend_measures", "chapter_doc", "measure_index"]
+
+#: What a run can provide beyond the top-k lists (which every run has).
+HAS = {
+    "relevance": "relevance judgements: each user's relevant (test) items",
+    "graded": "graded relevance: a grade per (user, item), not only relevant / not relevant",
+    "ranking": "a full ranking or scores for every item, not only the top-k",
+    "item_features": "item features (vectors that say which items are similar)",
+    "user_attributes": "user attributes (e.g. gender or age groups)",
+}
+
+#: Properties a reader may require of a measure.
+WANTS = {
+    "realisable_range": "its fairest and most unfair recommendations reach the ends of its range",
+    "always_defined": "it has a value for every run but degenerate sizes (no users, k = n, one item)",
+    "per_user": "it gives one value per user (to compare users or groups of users)",
+}
+
+#: The kinds of measure one can ask for, and the registry families of each.
+KINDS = {
+    "fairness": ("item_exposure", "joint"),
+    "exposure": ("item_exposure",),
+    "relevance-aware": ("joint",),
+    "effectiveness": ("relevance",),
+    "any": ("relevance", "item_exposure", "joint"),
+}
+
+#: The book folder of each registry family (the chapter file is ``book/<folder>/<chapter>``).
+FOLDERS = {"relevance": "foundations", "item_exposure": "item_exposure", "joint": "joint"}
+
+_KIND_TEXT = {"relevance": "effectiveness", "item_exposure": "exposure-based fairness",
+              "joint": "relevance-aware fairness"}
+_I1 = [code for code, _ in FACTORS].index("I1")
+
+
+def _names(values, allowed: dict, what: str) -> set[str]:
+    if isinstance(values, str):
+        values = [values]
+    if not isinstance(values, Iterable):
+        raise TypeError(f"{what} must be a list of names, got {type(values).__name__}.")
+    values = set(values)
+    unknown = sorted(v for v in values if v not in allowed)
+    if unknown:
+        raise ValueError(f"unknown {what} {unknown}; choose from {', '.join(allowed)}.")
+    return values
+
+
+_DEGENERATE = ("never", "no users", "a run with no users", "the achievable range is empty", "k = n", "n < 2")
+
+
+def _undefined_cases(spec: MeasureSpec) -> list[str]:
+    """The record's undefined cases that are not degenerate sizes (see :data:`WANTS`)."""
+    clauses, depth, start = [], 0, 0
+    for i, char in enumerate(spec.undefined + ";"):
+        depth += {"(": 1, ")": -1}.get(char, 0)
+        if char == ";" and depth == 0:
+            clauses.append(spec.undefined[start:i].strip())
+            start = i + 1
+    return [c for c in clauses if c and not c.startswith(_DEGENERATE)]
+
+
+def _realisable(spec: MeasureSpec, graded: bool) -> tuple[bool, str]:
+    """Whether the measure's ends are reachable, and the reason (Paper 3's I1 for joint measures)."""
+    if spec.family == "relevance":
+        return False, "its reachable range depends on the data (no corrected version)"
+    if spec.version != "corrected":
+        return False, "its most fair or most unfair score is out of reach (use the corrected version)"
+    if spec.guidelines is not None:
+        mark = spec.guidelines[_I1]
+        if mark == "no":
+            return False, "Paper 3: its fairest and unfairest recommendations miss the ends of its range"
+        if mark == "binary" and graded:
+            return False, "Paper 3: its ends are reached only with binary relevance"
+    return True, "corrected: both ends reachable"
+
+
+def chapter_doc(name: str) -> str:
+    """The book chapter (file path without suffix, from the repository root) that treats a measure.
+
+    Examples
+    --------
+    >>> chapter_doc("Gini_our"), chapter_doc("NDCG")
+    ('book/item_exposure/gini', 'book/foundations/data')
+    """
+    from .registry import get
+
+    spec = get(name)
+    return f"book/{FOLDERS[spec.family]}/{spec.chapter}"
+
+
+def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: bool = False) -> pd.DataFrame:
+    """The measures that fit what a run has and what the reader wants, with the reasons.
+
+    Parameters
+    ----------
+    has : list of str
+        What the run provides besides the top-k lists (keys of :data:`HAS`). ``"graded"``
+        implies ``"relevance"``: graded judgements then rule out the measures that take
+        binary relevance only.
+    wants : list of str
+        Required properties (keys of :data:`WANTS`).
+    kind : str
+        Which measures to consider (a key of :data:`KINDS`): ``"fairness"`` (item fairness,
+        Parts I and II), ``"exposure"``, ``"relevance-aware"``, ``"effectiveness"`` or ``"any"``.
+    explain : bool
+        Also return the measures of that kind that do not fit, with the first reason why not.
+
+    Returns
+    -------
+    pandas.DataFrame
+        One row per measure (index ``measure``, registry order) with ``direction``, ``range``,
+        ``part``, ``chapter`` (the chapter's label) and ``why`` (the reasons it fits, or the
+        reason it does not); with ``explain=True`` also a boolean column ``fits``.
+
+    Examples
+    --------
+    >>> fit = recommend_measures(has=["relevance"], wants=["realisable_range", "always_defined"])
+    >>> fit.index.tolist()
+    ['Jain_our', 'QF_our', 'Ent_our', 'Gini_our', 'Gini-w_our', 'FSat_our']
+    >>> fit.loc["Gini_our", "why"].split("; ")[:2]
+    ['exposure-based fairness', 'lists only']
+    >>> recommend_measures(kind="relevance-aware").empty
+    True
+    >>> recommend_measures(has=["ranks"])
+    Traceback (most recent call last):
+    ...
+    ValueError: unknown inputs ['ranks']; choose from relevance, graded, ranking, item_features, user_attributes.
+    """
+    has = _names(has, HAS, "inputs")
+    wants = _names(wants, WANTS, "properties")
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}.")
+    if not isinstance(explain, bool):
+        raise TypeError(f"explain must be True or False, got {type(explain).__name__}.")
+    graded = "graded" in has
+    if graded:
+        has.add("relevance")
+    available = {"top_k"}
+    if "relevance" in has:
+        available.add("relevant")
+    if "ranking" in has:
+        available |= {"ranking", "scores"}
+    available |= has & {"item_features", "user_attributes"}
+
+    rows = []
+    for spec in ALL_MEASURES:
+        if spec.family not in KINDS[kind]:
+            continue
+        why, why_not = [_KIND_TEXT[spec.family]], None
+        missing = [need for need in spec.needs if need not in available]
+        if missing:
+            why_not = "needs " + " and ".join(_INPUT_TEXT.get(need, need) for need in missing)
+        elif graded and "relevant" in spec.needs and not spec.graded:
+            why_not = "takes binary relevance only (grades would have to be binarised)"
+        else:
+            why.append("lists only" if spec.needs == ("top_k",)
+                       else "uses " + " and ".join(_INPUT_TEXT.get(n, n) for n in spec.needs if n != "top_k"))
+            if graded and spec.graded:
+                why.append("uses the grades")
+        if why_not is None and "realisable_range" in wants:
+            ok, reason = _realisable(spec, graded)
+            why_not = None if ok else reason
+            if ok:
+                why.append(reason)
+        if why_not is None and "always_defined" in wants:
+            cases = _undefined_cases(spec)
+            if cases:
+                why_not = f"undefined: {cases[0]}"
+            else:
+                why.append("no 0/0 case on real runs")
+        if why_not is None and "per_user" in wants:
+            if spec.per_user is not None:
+                why.append("per-user values")
+            else:
+                why_not = "a single value for the whole run (no per-user values)"
+        if why_not is not None and not explain:
+            continue
+        rows.append({"measure": spec.key, "direction": spec.direction,
+                     "range": f"[{_fmt(spec.range[0])}, {_fmt(spec.range[1])}]",
+                     "part": PARTS[spec.family], "chapter": spec.chapter,
+                     "fits": why_not is None, "why": "; ".join(why) if why_not is None else why_not})
+    columns = ["measure", "direction", "range", "part", "chapter", "fits", "why"]
+    frame = pd.DataFrame(rows, columns=columns).set_index("measure")
+    return frame if explain else frame.drop(columns="fits")
+
+
+_INPUT_TEXT = {"relevant": "relevance judgements", "ranking": "a full ranking (or scores)",
+               "scores": "scores for every item", "item_features": "item features",
+               "user_attributes": "user attributes", "history": "each user's history",
+               "rounds": "several rounds of recommendation"}
+
+
+def measure_index(link: str = "myst") -> pd.DataFrame:
+    """Every registered measure with its part, direction, range, inputs and chapter.
+
+    Parameters
+    ----------
+    link : {"myst", "name"}
+        ``"myst"`` writes the chapter as a MyST ``{ref}`` role (a working link when the table is
+        rendered as Markdown in the book); ``"name"`` gives the chapter's label.
+
+    Examples
+    --------
+    >>> index = measure_index(link="name")
+    >>> index.loc["Gini_our"].tolist()
+    ['↓', 'I', '[0, 1]', 'top_k', 'gini']
+    >>> measure_index().loc["NDCG", "chapter"]
+    '{ref}`data`'
+    """
+    if link not in ("myst", "name"):
+        raise ValueError(f"link must be 'myst' or 'name', got {link!r}.")
+    rows = []
+    for spec in ALL_MEASURES:
+        chapter = f"{{ref}}`{spec.chapter}`" if link == "myst" else spec.chapter
+        rows.append({"measure": spec.key, "dir.": spec.direction, "part": PARTS[spec.family],
+                     "range": f"[{_fmt(spec.range[0])}, {_fmt(spec.range[1])}]",
+                     "needs": ", ".join(spec.needs), "chapter": chapter})
+    return pd.DataFrame(rows).set_index("measure")
+
+
+def _fmt(x: float) -> str:
+    if x in (float("inf"), float("-inf")):
+        return "∞" if x > 0 else "-∞"
+    return f"{x:g}"

@@ -1,0 +1,82 @@
+"""recfair.guide: the measure selector and the measure index agree with the registry records."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from recfair import REGISTRY
+from recfair.guide import HAS, KINDS, WANTS, chapter_doc, measure_index, recommend_measures
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_every_measure_links_to_an_existing_chapter_that_defines_its_label():
+    for name, spec in REGISTRY.items():
+        path = ROOT / f"{chapter_doc(name)}.md"
+        assert path.is_file(), (name, path)
+        assert f"({spec.chapter})=" in path.read_text(encoding="utf-8"), (name, spec.chapter)
+
+
+def test_measure_index_has_one_row_per_measure_with_a_myst_link():
+    index = measure_index()
+    assert index.index.tolist() == list(REGISTRY)
+    for name, row in index.iterrows():
+        assert row["chapter"] == f"{{ref}}`{REGISTRY[name].chapter}`"
+        assert row["dir."] == REGISTRY[name].direction
+    with pytest.raises(ValueError, match="link"):
+        measure_index(link="html")
+
+
+def test_without_relevance_only_the_measures_that_need_only_the_lists_fit():
+    fit = recommend_measures(kind="any")
+    assert set(fit.index) == {k for k, s in REGISTRY.items() if s.needs == ("top_k",)}
+
+
+def test_a_full_ranking_is_what_ifd_div_ori_needs():
+    without = recommend_measures(has=["relevance"], kind="relevance-aware")
+    with_ranking = recommend_measures(has=["relevance", "ranking"], kind="relevance-aware")
+    assert set(with_ranking.index) - set(without.index) == {"IFD_div_ori"}
+
+
+def test_graded_relevance_rules_out_the_binary_only_measures_and_implies_relevance():
+    fit = recommend_measures(has=["graded"], kind="any")
+    needs_relevance = {k for k, s in REGISTRY.items() if "relevant" in s.needs and not s.graded}
+    assert not set(fit.index) & needs_relevance
+    assert {k for k, s in REGISTRY.items() if s.graded and s.needs == ("top_k", "relevant")} <= set(fit.index)
+
+
+def test_realisable_range_keeps_corrected_versions_and_uses_paper3_for_grades():
+    binary = recommend_measures(has=["relevance"], wants=["realisable_range"], kind="fairness")
+    assert all(REGISTRY[k].version == "corrected" for k in binary.index)
+    assert "IAA_our" in binary.index            # Paper 3: I1 holds for binary relevance
+    graded = recommend_measures(has=["graded"], wants=["realisable_range"], kind="fairness")
+    assert "IAA_our" not in graded.index
+    explained = recommend_measures(has=["graded"], wants=["realisable_range"], explain=True)
+    assert "binary relevance" in explained.loc["IAA_our", "why"] and not explained.loc["IAA_our", "fits"]
+    assert "miss the ends" in explained.loc["IBO_our", "why"]    # Paper 3: I1 does not hold
+
+
+def test_always_defined_and_per_user_follow_the_records():
+    fit = recommend_measures(has=["relevance"], wants=["always_defined"], kind="any")
+    assert "Ent_ori" not in fit.index and "R" not in fit.index and "IAA_ori" not in fit.index
+    assert {"Jain_our", "Gini_ori", "HR"} <= set(fit.index)
+    per_user = recommend_measures(has=["relevance"], wants=["per_user"], kind="any")
+    assert all(REGISTRY[k].per_user is not None for k in per_user.index)
+
+
+def test_explain_returns_every_measure_of_the_kind_with_a_reason():
+    for kind, families in KINDS.items():
+        frame = recommend_measures(has=list(HAS), wants=list(WANTS), kind=kind, explain=True)
+        assert frame.index.tolist() == [k for k, s in REGISTRY.items() if s.family in families]
+        assert frame["why"].str.len().gt(0).all()
+
+
+@pytest.mark.parametrize("kwargs, error", [
+    ({"has": ["scores"]}, ValueError), ({"wants": ["fast"]}, ValueError), ({"kind": "user"}, ValueError),
+    ({"has": 3}, TypeError), ({"explain": "yes"}, TypeError),
+])
+def test_bad_input_is_a_clear_error(kwargs, error):
+    with pytest.raises(error):
+        recommend_measures(**kwargs)
