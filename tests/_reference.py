@@ -297,3 +297,109 @@ def fused_rerank(scores, k, k_prime, method, score_only_top=None):
     fused[np.isneginf(scores)] = -np.inf
     ranking = np.array([sorted(range(n), key=lambda i, u=u: (-fused[u, i], i)) for u in range(m)])
     return fused, ranking
+
+
+# ============================================================================ Part III (Paper 4)
+
+
+def oracle2fair_walk(history, relevant, n, k):
+    """Every state of Paper 4's Oracle + Oracle2Fair (Algs. 1-2), as plain lists of lists.
+
+    A literal, slow transcription with the deterministic choices that recfair documents (ties to
+    the lowest item id or user index; Fixes 1-6 of ``recfair.pareto.oracle2fair``): every choice
+    is recomputed from scratch by scanning all users and items, so it shares nothing with the
+    library's incremental bookkeeping.
+    """
+    H = [set(int(i) for i in h) for h in history]
+    R = [set(int(i) for i in r) for r in relevant]
+    m = len(R)
+    rec = [None] * m
+    cnt = [0] * n
+
+    def count(items):
+        for i in items:
+            cnt[i] += 1
+
+    for u in range(m):                                              # |R*_u| = k
+        if len(R[u]) == k:
+            rec[u] = sorted(R[u])
+            count(rec[u])
+    for size in sorted({len(r) for r in R if len(r) > k}):          # |R*_u| > k, batch by batch
+        batch = [u for u in range(m) if len(R[u]) == size]
+        weight = {u: sum(cnt[i] for i in R[u]) for u in batch}
+        for u in sorted(batch, key=lambda u: (weight[u], u)):
+            rec[u] = sorted(sorted(R[u], key=lambda i: (cnt[i], i))[:k])
+            count(rec[u])
+    short = [u for u in range(m) if len(R[u]) < k]                  # |R*_u| < k
+    for u in short:
+        rec[u] = sorted(R[u])
+        count(rec[u])
+    unexposed = [i for i in range(n) if cnt[i] == 0]
+    for u in short:
+        for i in list(unexposed):
+            if len(rec[u]) == k:
+                break
+            if i not in H[u]:
+                rec[u].append(i)
+                cnt[i] += 1
+                unexposed.remove(i)
+        while len(rec[u]) < k:
+            allowed = [i for i in range(n) if cnt[i] > 0 and i not in H[u] | R[u] and i not in rec[u]]
+            i = min(allowed, key=lambda i: (cnt[i], i))
+            rec[u].append(i)
+            cnt[i] += 1
+    states = [[list(row) for row in rec]]
+
+    def holders(top):
+        return sorted((u for u in range(m) if top in rec[u]), key=lambda u: (-rec[u].index(top), u))
+
+    def receiver(top, i, check_list):
+        cand = [u for u in holders(top) if i not in H[u] and not (check_list and i in rec[u])]
+        rel = [u for u in cand if i in R[u]]
+        return rel[0] if rel else (cand[0] if cand else None)
+
+    def replace(u, top, i):
+        rec[u][rec[u].index(top)] = i
+        rec[u] = [x for x in rec[u] if x in R[u]] + [x for x in rec[u] if x not in R[u]]
+        cnt[top] -= 1
+        cnt[i] += 1
+        states.append([list(row) for row in rec])
+
+    def most_popular():
+        return min(range(n), key=lambda i: (-cnt[i], i))
+
+    broke = False
+    for i in unexposed:                                             # phase 1
+        top = most_popular()
+        if cnt[top] <= 1:
+            broke = True
+            break
+        u = receiver(top, i, False)
+        if u is not None:
+            replace(u, top, i)
+    if not broke:                                                   # phase 2 (for-else)
+        stop = math.ceil(k * m / n)
+        while cnt[most_popular()] > stop:
+            top = most_popular()
+            done = False
+            for i in sorted(range(n), key=lambda i: (cnt[i], i)):
+                if cnt[i] > cnt[top] - 2:
+                    break
+                u = receiver(top, i, True)
+                if u is not None:
+                    replace(u, top, i)
+                    done = True
+                    break
+            if not done:
+                break
+    return states
+
+
+def pareto_reference_point(points, alpha, lo, hi):
+    """Paper 4's reference point over ``points`` (ordered, most relevant first), admissible indices ``lo..hi-1``."""
+    length = [0.0]
+    for a, b in zip(points, points[1:]):
+        length.append(length[-1] + math.dist(a, b))
+    target = alpha * length[-1]
+    best = min(range(lo, hi), key=lambda j: (abs(length[j] - target), j))
+    return tuple(points[best])
