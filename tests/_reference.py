@@ -403,3 +403,50 @@ def pareto_reference_point(points, alpha, lo, hi):
     target = alpha * length[-1]
     best = min(range(lo, hi), key=lambda j: (abs(length[j] - target), j))
     return tuple(points[best])
+
+
+def greedy_substitution(scores, k, k_prime, beta=0.05, fraction=0.25):
+    """Paper 4's modified Greedy Substitution, literally (thesis Ch. 5 and the authors' code): full rankings.
+
+    Coverage from the original top-k of items in some top-k'; C+ / C- from beta; one min-loss user per
+    (i, i') pair; the cheapest round(fraction * m * k) entries applied as swaps in the full ranking.
+    """
+    scores = np.asarray(scores, dtype=float)
+    m, n = scores.shape
+    ranking = [sorted(range(n), key=lambda i: (-scores[u, i], i)) for u in range(m)]
+    top = [r[:k] for r in ranking]
+    cov = {}
+    for row in top:
+        for i in row:
+            cov[i] = cov.get(i, 0) + 1
+    items = sorted({i for r in ranking for i in r[:k_prime]})
+    values = [cov.get(i, 0) for i in items]
+    avg, high = sum(values) / len(values), max(values)
+    sup = min(math.floor(avg + beta * high), high)
+    inf = sup - beta * high
+    plus = [i for i in items if cov.get(i, 0) > sup]
+    minus = [i for i in items if cov.get(i, 0) < inf]
+    if not plus or not minus:
+        rest = [i for i in items if inf <= cov.get(i, 0) <= sup and cov.get(i, 0) != inf]
+        if not plus:
+            plus = rest
+        else:
+            minus = rest
+    entries = []
+    for i in plus:
+        for ip in minus:
+            best = None
+            for u in range(m):
+                if i in top[u] and ip not in top[u] and np.isfinite(scores[u, ip]):
+                    loss = scores[u, i] - scores[u, ip]
+                    if best is None or loss < best[0]:
+                        best = (loss, u)
+            if best is not None:
+                entries.append((best[0], best[1], i, ip))
+    entries.sort(key=lambda e: e[0])               # stable: ties keep the (i, i') order
+    for _, u, i, ip in entries[:round(fraction * m * k)]:
+        p_i, p_ip = ranking[u].index(i), ranking[u].index(ip)
+        if p_i >= k:
+            continue
+        ranking[u][p_i], ranking[u][p_ip] = ip, i
+    return np.array(ranking)

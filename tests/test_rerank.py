@@ -310,3 +310,18 @@ def test_rerank_run_greedy_substitution():
     direct = greedy_substitution(rec.scores, k=2, k_prime=4)
     assert np.array_equal(new.to_run().ranking, direct.ranking)
     assert np.array_equal(new.top_k, direct.top_k)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_greedy_substitution_matches_the_literal_transcription(seed):
+    rng = np.random.default_rng(seed)
+    m, n = int(rng.integers(3, 25)), int(rng.integers(8, 30))
+    k, k_prime = 3, int(rng.integers(3, 8))
+    # popularity-biased scores, a few ties and excluded (history) items
+    scores = np.round(rng.random((m, n)) + np.linspace(1, 0, n), 2)
+    scores[rng.random((m, n)) < 0.1] = -np.inf
+    keep = np.isfinite(scores).sum(axis=1) >= k_prime
+    scores = scores[keep]
+    beta = float(rng.choice([0.0, 0.05, 0.3]))
+    out = greedy_substitution(scores, k=k, k_prime=k_prime, beta=beta)
+    np.testing.assert_array_equal(out.ranking, reference.greedy_substitution(scores, k, k_prime, beta))
