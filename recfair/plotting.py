@@ -30,9 +30,10 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
     """Heatmap of a Kendall τ matrix (lower triangle); non-significant pairs are hatched.
 
     Each cell is labelled with its τ in ``annot_fmt`` without the leading zero (``.87``,
-    ``−.47``), so that labels stay legible when a matrix of some twenty measures is
-    shrunk to a page's width (exact agreement shows as ``1``); a pair that is not significant (``significant`` False) is hatched
-    and its label greyed. Returns the matplotlib ``Axes``. No ``show``.
+    ``−.47``; exact agreement shows as ``1``), so that labels stay legible when a matrix of
+    some twenty measures is shrunk to a page's width; a pair that is not significant
+    (``significant`` False) is hatched and its label greyed. Returns the matplotlib ``Axes``.
+    No ``show``.
 
     Examples
     --------
