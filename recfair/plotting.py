@@ -54,13 +54,13 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
     if significant is not None and getattr(significant, "shape", None) != tau.shape:
         raise ValueError(f"significant must have tau's shape {tau.shape}.")
     if ax is None:
-        size = 0.42 * len(tau) + 1.2
-        _, ax = plt.subplots(figsize=(size + 1.0, size))
+        size = 0.36 * len(tau) + 1.0
+        _, ax = plt.subplots(figsize=(size + 0.8, size))
 
     def label(v):
         if np.isnan(v):
             return ""
-        if abs(v) == 1:
+        if np.isclose(abs(v), 1):
             return "1" if v > 0 else "−1"
         return format(v, annot_fmt).replace("0.", ".", 1).replace("-", "−")
 
@@ -70,7 +70,7 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
     plain = np.ones(tau.shape, dtype=bool) if significant is None else (
         np.asarray(significant, dtype=bool) | np.eye(d, dtype=bool))
     sns.heatmap(tau, mask=mask, annot=labels, fmt="", cmap="vlag", vmin=vmin, vmax=vmax,
-                square=True, linewidths=0.5, cbar_kws={"label": "Kendall τ-b", "shrink": 0.6},
+                square=True, linewidths=0.5, cbar_kws={"label": "Kendall τ-b", "shrink": 0.5},
                 annot_kws={"size": fontsize}, ax=ax)
     ax.grid(False)
     # seaborn writes one text per unmasked cell, row by row
