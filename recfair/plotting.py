@@ -26,7 +26,7 @@ def set_book_style() -> None:
 
 
 def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, ax=None, title=None,
-                annot_fmt: str = ".2f", vmin: float = -1.0, vmax: float = 1.0, fontsize: float = 9):
+                annot_fmt: str = ".2f", vmin: float = -1.0, vmax: float = 1.0, fontsize: float = 8.5):
     """Heatmap of a Kendall τ matrix (lower triangle); non-significant pairs are hatched.
 
     Each cell is labelled with its τ in ``annot_fmt`` without the leading zero (``.87``,
@@ -54,7 +54,7 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
     if significant is not None and getattr(significant, "shape", None) != tau.shape:
         raise ValueError(f"significant must have tau's shape {tau.shape}.")
     if ax is None:
-        size = 0.36 * len(tau) + 1.0
+        size = 0.40 * len(tau) + 1.0
         _, ax = plt.subplots(figsize=(size + 0.8, size))
 
     def label(v):
