@@ -26,10 +26,14 @@ def set_book_style() -> None:
 
 
 def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, ax=None, title=None,
-                annot_fmt: str = ".2f", vmin: float = -1.0, vmax: float = 1.0):
-    """Heatmap of a Kendall τ matrix (lower triangle); non-significant pairs are marked with ``×``.
+                annot_fmt: str = ".2f", vmin: float = -1.0, vmax: float = 1.0, fontsize: float = 8.5):
+    """Heatmap of a Kendall τ matrix (lower triangle); non-significant pairs are hatched.
 
-    Returns the matplotlib ``Axes``. No ``show``.
+    Each cell is labelled with its τ in ``annot_fmt`` without the leading zero (``.87``,
+    ``−.47``; exact agreement shows as ``1``), so that labels stay legible when a matrix of
+    some twenty measures is shrunk to a page's width; a pair that is not significant
+    (``significant`` False) is hatched and its label greyed. Returns the matplotlib ``Axes``.
+    No ``show``.
 
     Examples
     --------
@@ -37,24 +41,47 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
     >>> import pandas as pd
     >>> tau = pd.DataFrame([[1.0, 0.5], [0.5, 1.0]], index=["NDCG", "Jain_our"], columns=["NDCG", "Jain_our"])
     >>> ax = tau_heatmap(tau)
-    >>> ax.get_xticklabels()[0].get_text()
-    'NDCG'
+    >>> ax.get_xticklabels()[0].get_text(), sorted(t.get_text() for t in ax.texts)
+    ('NDCG', ['.50', '1', '1'])
     >>> plt.close("all")
     """
     import matplotlib.pyplot as plt
     import seaborn as sns
+    from matplotlib.patches import Rectangle
 
+    if not isinstance(tau, pd.DataFrame) or tau.shape[0] != tau.shape[1]:
+        raise TypeError("tau must be a square DataFrame (measures x measures).")
+    if significant is not None and getattr(significant, "shape", None) != tau.shape:
+        raise ValueError(f"significant must have tau's shape {tau.shape}.")
     if ax is None:
-        size = 0.55 * len(tau) + 2
-        _, ax = plt.subplots(figsize=(size + 1, size))
+        size = 0.40 * len(tau) + 1.0
+        _, ax = plt.subplots(figsize=(size + 0.8, size))
+
+    def label(v):
+        if np.isnan(v):
+            return ""
+        if np.isclose(abs(v), 1):
+            return "1" if v > 0 else "−1"
+        return format(v, annot_fmt).replace("0.", ".", 1).replace("-", "−")
+
+    d = len(tau)
     mask = np.triu(np.ones(tau.shape, dtype=bool), k=1)
-    labels = tau.map(lambda v: "" if np.isnan(v) else format(v, annot_fmt))
-    if significant is not None:
-        labels = labels.where(significant.to_numpy() | np.eye(len(tau), dtype=bool), labels + "×")
+    labels = tau.map(label).to_numpy()
+    plain = np.ones(tau.shape, dtype=bool) if significant is None else (
+        np.asarray(significant, dtype=bool) | np.eye(d, dtype=bool))
     sns.heatmap(tau, mask=mask, annot=labels, fmt="", cmap="vlag", vmin=vmin, vmax=vmax,
-                square=True, linewidths=0.5, cbar_kws={"label": "Kendall τ-b", "shrink": 0.7},
-                annot_kws={"size": 8}, ax=ax)
+                square=True, linewidths=0.5, cbar_kws={"label": "Kendall τ-b", "shrink": 0.5},
+                annot_kws={"size": fontsize}, ax=ax)
+    ax.grid(False)
+    # seaborn writes one text per unmasked cell, row by row
+    cells = [(r, c) for r in range(d) for c in range(d) if not mask[r, c]]
+    for (r, c), text in zip(cells, ax.texts):
+        if not plain[r, c]:
+            text.set_color("0.25")
+            ax.add_patch(Rectangle((c, r), 1, 1, fill=False, hatch="//", edgecolor="0.7",
+                                   linewidth=0))
     ax.set(xlabel="", ylabel="")
+    ax.tick_params(length=0)
     if title:
         ax.set_title(title)
     return ax

@@ -59,7 +59,9 @@ def test_heatmap_draws():
     tau, _, sig = kendall_matrix(results)
     ax = tau_heatmap(tau, sig)
     texts = [t.get_text() for t in ax.texts]
-    assert "1.00" in texts and any(t.endswith("×") for t in texts)
+    assert "1" in texts and not any(t.startswith("0.") for t in texts)
+    hatched = [p for p in ax.patches if p.get_hatch()]
+    assert len(hatched) == int((~sig.to_numpy()[np.tril_indices(3, -1)]).sum())
 
 
 def test_findings_verdict_comes_from_the_test():

@@ -230,7 +230,7 @@ def ent_most_fair() -> Derivation:
         (r"Recommendation frequencies $p = c_i / km$ of the two groups.",
          sp.Tuple(eq(Typeset(r"p_{\mathrm{low}}"), f / KM), eq(Typeset(r"p_{\mathrm{high}}"), (f + 1) / KM))),
         (r"They sum to one.", eq((n - r) * p_low + r * p_high, sp.simplify((n - r) * p_low + r * p_high))),
-        (r"Entropy of the balanced counts (the thesis's Eq. ent-max).", eq(Typeset(r"\mathrm{Ent}_{\max}"), thesis)),
+        (r"Entropy of the balanced counts (the thesis's closed form of the fairest entropy).", eq(Typeset(r"\mathrm{Ent}_{\max}"), thesis)),
         (r"Written in $n, f, r$ only, with $km = nf + r$.", eq(Typeset(r"\mathrm{Ent}_{\max}"), result)),
         (r"If $n \mid km$ ($r = 0$) every item has $p = 1/n$.",
          eq(Typeset(r"\mathrm{Ent}_{\max}"), sp.simplify(result.subs(r, 0)))),
@@ -272,7 +272,7 @@ def gini_most_unfair() -> Derivation:
         (r"Same $k$ items for all users. Sorted ascending, $Ex_j = 0$ for $j \le n - k$ and "
          r"$Ex_j = m$ for the last $k$ indices.",
          eq(GINI, frac(numerator_sum, n * Typeset(r"\sum_{j} Ex_j")))),
-        (r"The arithmetic series $2\sum_{j=n-k+1}^{n} j$ (the thesis's line L2015 has $2n - km + 1$; "
+        (r"The arithmetic series $2\sum_{j=n-k+1}^{n} j$ (an intermediate line of the thesis's appendix has $2n - km + 1$; "
          r"it should be $2n - k + 1$).", eq(2 * sp.Sum(j, (j, n - k + 1, n)), twice_j)),
         (r"So the numerator is", eq(numerator_sum, numerator)),
         (r"and the total exposure is $km$.", eq(Typeset(r"\sum_{j} Ex_j"), denominator / n)),
@@ -309,7 +309,7 @@ def gini_most_fair() -> Derivation:
          eq(Typeset(r"\mathrm{Gini}_{\min}"), frac(pairs, 2 * n**2 * xbar))),
         (r"Simplify.", eq(Typeset(r"\mathrm{Gini}_{\min}"), result)),
         (r"With $nf + r = km$ this is the thesis's form.", eq(Typeset(r"\mathrm{Gini}_{\min}"), thesis)),
-        (r"Cross-check with the sorted-index form of Eq. gini-ori: the same value.",
+        (r"Cross-check with the sorted-index form of the Gini index: the same value.",
          eq(frac(sorted_num, n * KM), as_written(sorted_form, result))),
     ]
     cases = {
@@ -377,7 +377,7 @@ def gini_w_most_unfair() -> Derivation:
     steps = [
         (r"The item at rank $\ell$ has the sorted index $j = n - \ell + 1$, so its coefficient "
          r"$2j - n - 1$ is", eq(Typeset(r"2j - n - 1"), coefficient)),
-        (r"Every user gives it exposure $w_\ell$: numerator and denominator of Eq. gini-ori.",
+        (r"Every user gives it exposure $w_\ell$: numerator and denominator of the sorted-index Gini index.",
          eq(Typeset(r"\mathrm{Gini\text{-}w}_{\max}"), frac(numerator, denominator))),
         (r"$m$ cancels.", eq(Typeset(r"\mathrm{Gini\text{-}w}_{\max}"), ratio)),
         (r"Split the numerator by linearity.", eq(sp.Sum(coefficient * w[ell], (ell, 1, k)), split)),
@@ -423,7 +423,7 @@ def gini_w_most_fair() -> Derivation:
     thesis = _dcg(double / denominator)
     result = _dcg(general)
     steps = [
-        (r"Numerator and denominator of Eq. gini-w-min: $m$ distinct items at every rank, "
+        (r"Numerator and denominator of the fairest Gini-w: $m$ distinct items at every rank, "
          r"total exposure $m\sum_\ell w_\ell$.",
          eq(Typeset(r"\mathrm{Gini\text{-}w}_{\min}"), frac(double, denominator))),
         (r"The inner sum over one block of $m$ sorted indices.", eq(inner, inner_value)),
