@@ -28,13 +28,13 @@ from functools import cache
 
 import sympy as sp
 
-from ..symbolic import Derivation, Typeset, as_written, eq, gamma, generic_branch, i, j, k, linear_sum, n, s
+from ..symbolic import Derivation, Typeset, as_written, eq, gamma, generic_branch, i, j, k, linear_sum, m, n, s
 
 __all__ = [
     "R", "p", "q", "exchange_iaa", "exchange_iif", "exchange_ifd_mul",
     "iaa_most_fair", "iaa_most_unfair", "iaa_ori_most_fair", "iaa_ori_most_unfair",
     "iif_target", "iif_most_fair", "iif_most_unfair", "ifd_div_identity", "ifd_mul_identity",
-    "JOINT_DERIVATIONS",
+    "mme_most_unfair", "ibo_rank_one", "JOINT_DERIVATIONS",
 ]
 
 #: number of relevant items of the user, :math:`|R_u^*|`
@@ -378,6 +378,82 @@ def ifd_mul_identity() -> Derivation:
     return Derivation(key="ifd_mul_identity", bound="ifd_mul_from_positions", measure="IFD_mul", end="identity",
                       symbol=Typeset(r"\mathrm{IFD}_\times(u)"), steps=tuple(steps), result=result,
                       symbols={"n": n}, params=("n",), source="spec p3.md §3.2 D8")
+
+
+# ----------------------------------------------------------------------------------------------
+# MME and IBO/IWO (inverse examination 1/p; Paper 3's small cases generalised)
+# ----------------------------------------------------------------------------------------------
+
+H_k = sp.Sum(1 / p, (p, 1, k))        # the inverse examination summed over the k shown positions
+HK = Typeset(r"H_k")                   # its name on the page (sympy would print harmonic(k))
+MME_MAX = Typeset(r"\mathrm{MME}_{\max}")
+
+
+@cache
+def mme_most_unfair() -> Derivation:
+    r"""The largest MME over every binary relevance and every single-round top-:math:`k`
+    recommendation: :math:`1 - H_k/n`, for any :math:`m` (Paper 3's 7/18 at :math:`k = n = 3`)."""
+    missed_shown = sp.Sum(1 - 1 / p, (p, 1, k))
+    per_user = sp.simplify(missed_shown.doit() + (n - k))
+    bound = sp.simplify(m * per_user / (m * n))
+    reached = sp.simplify((missed_shown.doit() + (n - k)) / n)
+    exact = sp.simplify(1 - sp.harmonic(k) / n)
+    assert sp.simplify(bound - exact) == 0 and sp.simplify(reached - exact) == 0
+    per_user, bound, result = (e.subs(sp.harmonic(k), HK) for e in (per_user, bound, exact))
+    steps = [
+        (r"With $e_u(i)$ the exposure $1/p$ that user $u$ gives item $i$ (0 if unshown), item $i$'s "
+         r"envy is $\frac1m\bigl[\max_{i'}\sum_u r_{u,i}e_u(i') - \sum_u r_{u,i}e_u(i)\bigr]$; since "
+         r"$e_u(i') \le 1$ and $r_{u,i} \le 1$, it is at most $\frac1m\sum_u (1 - e_u(i))$. "
+         r"A user's exposures over the catalogue add up to",
+         eq(H_k, HK)),
+        (r"so summing the bound over the $n$ items, each user contributes the exposure the $k$ shown "
+         r"items miss plus 1 for each of the $n - k$ unshown ones:",
+         eq(missed_shown + (n - k), per_user)),
+        (r"Averaging over the $m$ users and the $n$ items, the $m$ cancels:",
+         sp.Le(Typeset(r"\mathrm{MME}"), bound, evaluate=False)),
+        (r"Equality: every item relevant to every user and the same list for all, so the item at "
+         r"rank 1 has full exposure and every other item envies it by exactly what it misses.",
+         eq(MME_MAX, result)),
+    ]
+    return Derivation(key="mme_most_unfair", bound="mme_largest", measure="MME", end="most_unfair",
+                      symbol=MME_MAX, steps=tuple(steps), result=result,
+                      symbols={"n": n, "k": k}, params=("n", "k"), domain=sp.Le(k, n),
+                      cases={"k = n = 3": exact.subs({n: 3, k: 3})}, forms={"harmonic": exact},
+                      numeric_result=1 - H_k / n,
+                      source="Paper 3, non-realisability of MME (its 7/18 at k = n = 3, m = 2)")
+
+
+@cache
+def ibo_rank_one() -> Derivation:
+    r"""The impact ratio of an item shown at rank 1 to each of the :math:`c` users who find it
+    relevant: :math:`n/H_k`; with :math:`m \ge n` users, one relevant item each, seen first,
+    every item has it, so IBO_ori = 1 and IWO_ori = 0 when :math:`n/H_k \ge 1.1`."""
+    c = sp.Symbol("c", positive=True, integer=True)
+    unif = H_k * c / (m * n)
+    imp = c / m
+    ratio = sp.simplify(imp / unif.doit())
+    exact = sp.simplify(n / sp.harmonic(k))
+    assert sp.simplify(ratio - exact) == 0
+    result = exact.subs(sp.harmonic(k), HK)
+    symbol = Typeset(r"\mathrm{Imp}_i(i)/\mathrm{Imp}_i^{unif}")
+    steps = [
+        (r"Under uniformly random rankings of all $n$ items every item is at each position with "
+         r"probability $1/n$, so an item relevant to $c$ users has the impact",
+         eq(Typeset(r"\mathrm{Imp}_i^{unif}"), c * HK / (m * n))),
+        (r"Shown at rank 1 (exposure 1) to each of those $c$ users, it has",
+         eq(Typeset(r"\mathrm{Imp}_i(i)"), imp)),
+        (r"so its ratio does not depend on $c$ or $m$:", eq(symbol, result)),
+        (r"With $m \ge n$ users, give each item its own user who finds only that item relevant and "
+         r"sees it first: every item has this ratio, so every item is better off (IBO = 1, "
+         r"IWO = 0) as soon as $n/H_k \ge 1.1$; at $k = n = 3$ the ratio is",
+         eq(symbol, exact.subs({n: 3, k: 3}))),
+    ]
+    return Derivation(key="ibo_rank_one", bound="ibo_rank_one_ratio", measure="IBO_ori", end="most_fair",
+                      symbol=symbol, steps=tuple(steps), result=result,
+                      symbols={"n": n, "k": k}, params=("n", "k"), domain=sp.Le(k, n),
+                      cases={"k = n = 3": exact.subs({n: 3, k: 3})}, forms={"harmonic": exact},
+                      numeric_result=n / H_k,
+                      source="Paper 3, non-realisability of IBO/IWO (its 2/3 and 1/3 at k = n = 3, m = 2)")
 
 
 #: measure -> end -> derivation function (the closed forms with a numeric twin in recfair.joint.bounds)
