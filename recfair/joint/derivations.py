@@ -153,7 +153,7 @@ def _iaa_fair(corrected: bool) -> Derivation:
          eq(sp.Sum(1 - a, (p, 1, R)), hits)),
         (r"The irrelevant items at $R+1..k$ cost $a_p$ each; items beyond $k$ cost nothing.",
          eq(sp.Sum(a, (p, R + 1, k)), misses)),
-        (r"Divide by $n$ (D1/D3).", eq(symbol, result)),
+        (r"Divide by $n$.", eq(symbol, result)),
         (r"If $R > k$: the whole top-k is relevant and the other $R - k$ relevant items cost 1 each.",
          eq(symbol, many)),
     ]
@@ -186,11 +186,11 @@ def _iaa_unfair(corrected: bool) -> Derivation:
         (r"Attention of position $p \le k$.", eq(Typeset(r"a_p"), a)),
         (r"Relevant items at the bottom (Theorem 2). If $R \le n - k$ the top-k is irrelevant and costs",
          eq(sp.Sum(a, (p, 1, k)), shown)),
-        (r"Each relevant item beyond $k$ costs $|0 - 1| = 1$; divide by $n$ (D2/D4).", eq(symbol, result)),
+        (r"Each relevant item beyond $k$ costs $|0 - 1| = 1$; divide by $n$.", eq(symbol, result)),
         (r"If $R > n - k$, $s = R - (n - k)$ relevant items sit at $k - s + 1..k$: irrelevant top part ...",
          eq(sp.Sum(a, (p, 1, k - s)), irrelevant_top)),
         (r"... relevant part of the top-k ...", eq(sp.Sum(1 - a, (p, k - s + 1, k)), relevant_top)),
-        (r"... plus $n - k$ unexposed relevant items (D2'/D4').", eq(symbol, forced)),
+        (r"... plus $n - k$ unexposed relevant items.", eq(symbol, forced)),
     ]
     return Derivation(
         key=name, bound="iaa_most_unfair", measure="IAA_our" if corrected else "IAA_ori", end="most_unfair",
@@ -280,8 +280,8 @@ def iif_most_fair() -> Derivation:
         (r"The top-k's squared exposures.", eq(sp.Sum(gamma ** (2 * (p - 1)), (p, 1, k)), shown)),
         (r"With $R \le k$, $\sum_{p\le R}\gamma^{p-1} = Rt$, so the cross term is $-2Rt^2$.",
          eq(Typeset(r"n\,\mathrm{II\text{-}F}_{\min}(u)"), collapsed)),
-        (r"Substitute $t$ (D12).", eq(Typeset(r"\mathrm{II\text{-}F}_{\min}(u)"), result)),
-        (r"If $R > k$, all $k$ shown items are relevant and $R - k$ relevant items are unexposed (D12').",
+        (r"Substitute $t$.", eq(Typeset(r"\mathrm{II\text{-}F}_{\min}(u)"), result)),
+        (r"If $R > k$, all $k$ shown items are relevant and $R - k$ relevant items are unexposed.",
          eq(Typeset(r"\mathrm{II\text{-}F}_{\min}(u)"), many)),
     ]
     return Derivation(
@@ -309,11 +309,11 @@ def iif_most_unfair() -> Derivation:
     steps = [
         (r"Relevant items at the bottom. If $R \le n - k$ the top-k holds irrelevant items only ...",
          eq(sp.Sum(gamma ** (2 * (p - 1)), (p, 1, k)), shown)),
-        (r"... and each relevant item misses its target $t$ (D13).",
+        (r"... and each relevant item misses its target $t$.",
          eq(Typeset(r"\mathrm{II\text{-}F}_{\max}(u)"), result)),
         (r"If $R > n - k$, $s = R - (n - k)$ relevant items sit at $k - s + 1..k$; their exposure is",
          eq(sp.Sum(gamma ** (p - 1), (p, k - s + 1, k)), hit_forced)),
-        (r"so (D13', the spec's per-position form is equal).", eq(Typeset(r"\mathrm{II\text{-}F}_{\max}(u)"), forced)),
+        (r"so (equal to the per-position form of the sum):", eq(Typeset(r"\mathrm{II\text{-}F}_{\max}(u)"), forced)),
     ]
     return Derivation(
         key="iif_most_unfair", measure="II-F_our", end="most_unfair",
@@ -349,7 +349,7 @@ def ifd_div_identity() -> Derivation:
          r"sorted non-increasingly, are the pairs $a < b$.", eq(Typeset(r"R^2\,\mathrm{IFD}_\div(u)"), pairs)),
         (r"$v_j$ is the larger element of $R - j$ pairs ...", eq(Typeset(r"\sum_{a<b} v_a"), first)),
         (r"... and the smaller of $j - 1$ pairs.", eq(Typeset(r"\sum_{a<b} v_b"), second)),
-        (r"Hence (D5).", eq(Typeset(r"\mathrm{IFD}_\div(u)"), result)),
+        (r"Hence:", eq(Typeset(r"\mathrm{IFD}_\div(u)"), result)),
     ]
     return Derivation(key="ifd_div_identity", bound="ifd_div_from_values", measure="IFD_div", end="identity",
                       symbol=Typeset(r"\mathrm{IFD}_\div(u)"), steps=tuple(steps), result=result,
@@ -373,7 +373,7 @@ def ifd_mul_identity() -> Derivation:
     steps = [
         (r"All ordered pairs; the diagonal $i = i'$ adds 0.", eq(Typeset(r"\sum_{i\ne i'}(J_i-J_{i'})^2"), pairs)),
         (r"Expand the square and use linearity.", eq(Typeset(r"\sum_{i\ne i'}(J_i-J_{i'})^2"), outer)),
-        (r"Collect (D8).", eq(Typeset(r"\mathrm{IFD}_\times(u)"), result)),
+        (r"Collect:", eq(Typeset(r"\mathrm{IFD}_\times(u)"), result)),
     ]
     return Derivation(key="ifd_mul_identity", bound="ifd_mul_from_positions", measure="IFD_mul", end="identity",
                       symbol=Typeset(r"\mathrm{IFD}_\times(u)"), steps=tuple(steps), result=result,
