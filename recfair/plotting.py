@@ -289,3 +289,27 @@ def plot_iif_gamma(ax, top_k, *, n_items: int, relevant, names=("II-F_ori", "II-
     ax.set(xlabel="RBP patience γ", ylabel="score (lower is fairer)", yscale="log" if log else "linear")
     ax.legend(fontsize="small", loc="best")
     return ax
+
+
+def plot_per_user(axes, per_user: dict, keys, *, bins: int = 30):
+    """Histograms of per-user scores: one panel per measure in ``keys``, one outline per run.
+
+    ``per_user`` maps a run label to a frame of per-user values (as
+    :func:`recfair.evaluate_per_user` returns, one column per measure); NaN users are left
+    out. ``axes`` holds one axis per key. Returns ``axes``; no show.
+    """
+    from .registry import REGISTRY
+
+    keys = [keys] if isinstance(keys, str) else list(keys)
+    axes = np.atleast_1d(axes)
+    if len(axes) != len(keys):
+        raise ValueError(f"need one axis per measure: {len(keys)} measures, {len(axes)} axes.")
+    for ax, key in zip(axes, keys):
+        values = {label: frame[key].dropna().to_numpy() for label, frame in per_user.items()}
+        pooled = np.concatenate(list(values.values()))
+        edges = np.histogram_bin_edges(pooled, bins=bins) if pooled.size else bins
+        for label, vals in values.items():
+            ax.hist(vals, bins=edges, histtype="step", lw=1.5, label=label)
+        ax.set(xlabel=f"{key} per user ({REGISTRY[key].direction})", ylabel="users")
+        ax.legend(fontsize="small")
+    return axes

@@ -441,3 +441,84 @@ def rerank_run(rec_run, method: str = "combmnz", *, k: int | None = None, **kwar
     info = dict(rec_run.info)
     info["rerank"] = {"method": method.lower(), "k": int(k), **{key: val for key, val in kwargs.items()}}
     return dataclasses.replace(rec_run, top_k=out.top_k, scores=out.scores, info=info)
+
+
+#: The reference recommenders of Papers 2-3 as this book reruns them (no Random: the thesis has none).
+PAPER23_MODELS = ("pop", "itemknn", "bpr", "als", "ease")
+
+
+def paper23_runs(datasets=("lastfm", "ml-100k"), models=PAPER23_MODELS, *, k: int = 10,
+                 k_prime: int = 25, score_only_top: int | None = 10, seed: int = 2020,
+                 with_base: bool = False):
+    """The runs of the book's Part II: every model with and without COMBMNZ on each dataset.
+
+    Each dataset is split with the protocol of Papers 2 and 3
+    (``load_split(name, protocol="paper2", seed=seed)``), each model's run comes from
+    :func:`~recfair.recommenders.produce_run` (so from the on-disk cache after the first
+    call), and its top ``k_prime`` is re-ranked with :func:`combmnz` in the mode of the
+    published runs (``score_only_top``). Returns a dict ``(dataset, run name) ->``
+    :class:`~recfair.run.Run` with run names ``model`` and ``model-CM``; with
+    ``with_base=True`` also the dict ``(dataset, model) ->`` the un-reranked
+    :class:`~recfair.recommenders.RecRun` (which keeps the training history), as
+    ``(runs, base)``.
+
+    >>> # runs = paper23_runs(); runs["lastfm", "itemknn-CM"].n_users
+    """
+    from .datasets import load_split
+    from .recommenders import produce_run
+
+    if isinstance(datasets, str) or isinstance(models, str):
+        raise TypeError("datasets and models must be sequences of names, not one string.")
+    check_positive_int(k, "k")
+    base = {}
+    for name in datasets:
+        split = load_split(name, protocol="paper2", seed=seed)
+        for model in models:
+            base[name, model] = produce_run(model, split, k=k)
+    runs = {}
+    for (name, model), rec in base.items():
+        reranked = rerank_run(rec, "combmnz", k=k, k_prime=k_prime, score_only_top=score_only_top)
+        runs[name, model], runs[name, f"{model}-CM"] = rec.to_run(), reranked.to_run()
+    return (runs, base) if with_base else runs
+
+
+def measure_on_runs(runs, keys, *, k: int = 10):
+    """Score ``keys`` on every run and place each score inside its achievable range.
+
+    ``runs`` is a dict ``(dataset, run name) -> Run`` (as :func:`paper23_runs` returns). For
+    each run and measure the frame holds the score at ``k``, the measure's fairest and most
+    unfair achievable scores for that run's users
+    (``REGISTRY[key].bounds(m, n, k, n_relevant=...)``; NaN where no closed form is known)
+    and ``position``: where the score lies between them, 0 at the fairest end and 1 at the
+    most unfair one. Rows are indexed by ``(dataset, run)``, columns by ``(measure, field)``.
+
+    >>> # measure_on_runs(paper23_runs(), ["IAA_ori", "IAA_our"]).round(3)
+    """
+    import pandas as pd
+
+    from .evaluate import evaluate
+    from .registry import REGISTRY
+
+    if isinstance(keys, str):
+        keys = [keys]
+    unknown = [key for key in keys if key not in REGISTRY]
+    if unknown:
+        raise ValueError(f"unknown measure(s) {unknown}.")
+    if not isinstance(runs, dict) or not runs:
+        raise TypeError("runs must be a non-empty dict (dataset, run name) -> Run.")
+    check_positive_int(k, "k")
+    rows = {}
+    for label, run in runs.items():
+        scores = evaluate(run.ranking[:, :k], n_items=run.n_items, measures=list(keys),
+                          relevant=run.relevant, ranking=run.ranking, on_undefined="nan")
+        row = {}
+        for key in keys:
+            ends = REGISTRY[key].bounds(run.n_users, run.n_items, k, n_relevant=run.n_relevant)
+            fair, unfair = (np.nan, np.nan) if ends is None else (ends.most_fair, ends.most_unfair)
+            span = unfair - fair
+            row[key, "score"], row[key, "fairest"], row[key, "most unfair"] = scores[key], fair, unfair
+            row[key, "position"] = (scores[key] - fair) / span if span else np.nan
+        rows[label] = row
+    frame = pd.DataFrame(rows).T
+    frame.index.names = ["dataset", "run"]
+    return frame

@@ -275,3 +275,60 @@ def test_dataset_constants_at_k10(name):
     assert round(dv.gini_w_most_unfair().evaluate(mm, nn, kk), 6) == gw_max
     assert round(dv.iid_single_round().evaluate(nn, kk, gamma=0.8), 6) == iid
     assert round(dv.fsat_true_minimum().evaluate(mm, nn, kk) * nn) == s_min
+
+
+# ----------------------------------------------------------------------------------------------
+# Part II: MME and IBO/IWO (recfair.joint.derivations, checked against recfair's own measures)
+# ----------------------------------------------------------------------------------------------
+
+
+def _joint_search(m_, n_, k_):
+    """Largest MME, largest IBO_ori and smallest IWO_ori over every relevance and every list."""
+    import itertools
+
+    import numpy as np
+
+    import recfair as rf
+
+    lists = list(itertools.permutations(range(n_), k_))
+    subsets = [list(c) for size in range(n_ + 1) for c in itertools.combinations(range(n_), size)]
+    mme, ibo, iwo = -1.0, -1.0, 2.0
+    for chosen in itertools.product(lists, repeat=m_):
+        for rel in itertools.product(subsets, repeat=m_):
+            if not any(rel):
+                continue
+            s = rf.evaluate([list(c) for c in chosen], n_items=n_, measures=["MME", "IBO_ori", "IWO_ori"],
+                            relevant=list(rel), on_undefined="nan")
+            mme = max(mme, s["MME"])
+            if not np.isnan(s["IBO_ori"]):
+                ibo, iwo = max(ibo, s["IBO_ori"]), min(iwo, s["IWO_ori"])
+    return mme, ibo, iwo
+
+
+def test_mme_most_unfair_and_ibo_rank_one_match_their_closed_forms():
+    from recfair.joint import bounds as jb
+    from recfair.joint import derivations as dj
+    from recfair.symbolic import check_against
+
+    grid = [(nn, kk) for nn in range(1, 25) for kk in range(1, nn + 1)]
+    assert check_against(jb.mme_largest, dj.mme_most_unfair(), grid).ok
+    assert check_against(jb.ibo_rank_one_ratio, dj.ibo_rank_one(), grid).ok
+    assert dj.mme_most_unfair().cases["k = n = 3"] == sp.Rational(7, 18)      # Paper 3's 7/18
+    assert dj.ibo_rank_one().cases["k = n = 3"] == sp.Rational(18, 11)
+    assert "H_k" in sp.latex(dj.mme_most_unfair().equation())
+    with pytest.raises(ValueError):
+        jb.mme_largest(2, 3)
+    with pytest.raises(TypeError):
+        jb.ibo_rank_one_ratio(3.0, 2)
+
+
+@pytest.mark.parametrize("m_, n_, k_", [(1, 2, 1), (1, 2, 2), (2, 2, 1), (2, 2, 2), (3, 2, 2), (1, 3, 2), (2, 3, 3)])
+def test_mme_and_ibo_ends_by_exhaustive_search(m_, n_, k_):
+    from recfair.joint import bounds as jb
+
+    mme, ibo, iwo = _joint_search(m_, n_, k_)
+    assert math.isclose(mme, jb.mme_largest(n_, k_), abs_tol=1e-12)       # for every m
+    if m_ >= n_ and jb.ibo_rank_one_ratio(n_, k_) >= 1.1:
+        assert ibo == 1.0 and iwo == 0.0
+    if (m_, n_, k_) == (2, 3, 3):                                          # Paper 3's small case
+        assert math.isclose(ibo, 2 / 3) and math.isclose(iwo, 1 / 3)

@@ -78,7 +78,7 @@ __all__ = [
     "ifd_mul_from_positions", "ifd_mul_positions", "ifd_mul_most_fair", "ifd_mul_most_unfair",
     "ifd_mul_greedy_prefix",
     "attaining_positions", "ranking_from_positions",
-    "ACHIEVABLE", "achievable", "exhaustive",
+    "ACHIEVABLE", "achievable", "exhaustive", "mme_largest", "ibo_rank_one_ratio",
 ]
 
 MEASURES = ("IAA", "II-F", "IFD_div", "IFD_mul")
@@ -492,6 +492,42 @@ def ifd_mul_greedy_prefix(n: int, examination: str = "dcg", limit: int = 10_000,
 
 
 # --------------------------------------------------------------------------- generic front door
+
+def mme_largest(n: int, k: int) -> float:
+    r"""Largest MME over every binary relevance and every single-round top-``k`` recommendation.
+
+    :math:`1 - H_k/n` with :math:`H_k = \sum_{p \le k} 1/p` (the users' inverse examination
+    summed), for any number of users: each item envies at most the exposure it misses,
+    :math:`1 - 1/p` at rank :math:`p` and 1 when unshown; reached when every item is relevant
+    to every user and all users get the same list (derivation: ``derivations.mme_most_unfair``).
+
+    >>> round(mme_largest(3, 3) * 18, 6)      # Paper 3's 7/18 at k = n = 3
+    7.0
+    """
+    n = check_positive_int(n, "n")
+    k = check_positive_int(k, "k")
+    if k > n:
+        raise ValueError(f"k={k} exceeds n={n}.")
+    return 1.0 - float(weights("inverse", k).sum()) / n
+
+
+def ibo_rank_one_ratio(n: int, k: int) -> float:
+    r"""Impact ratio :math:`\mathrm{Imp}_i(i)/\mathrm{Imp}^{unif}_i` of an item shown at rank 1
+    to every user who finds it relevant: :math:`n / H_k`, whatever the number of those users.
+
+    With at least as many users as items, each user finding one item relevant and seeing it
+    first, every item has this ratio, so the original IBO is 1 and IWO 0 whenever
+    :math:`n/H_k \ge 1.1` (derivation: ``derivations.ibo_rank_one``).
+
+    >>> round(ibo_rank_one_ratio(3, 3), 4)
+    1.6364
+    """
+    n = check_positive_int(n, "n")
+    k = check_positive_int(k, "k")
+    if k > n:
+        raise ValueError(f"k={k} exceeds n={n}.")
+    return n / float(weights("inverse", k).sum())
+
 
 def attaining_positions(measure: str, end: str, n: int, k: int, R: int, **params) -> np.ndarray:
     """Positions (1-based) of the ``R`` relevant items in a full ranking at one end of ``measure``.

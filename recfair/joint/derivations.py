@@ -28,13 +28,13 @@ from functools import cache
 
 import sympy as sp
 
-from ..symbolic import Derivation, Typeset, as_written, eq, gamma, generic_branch, i, j, k, linear_sum, n, s
+from ..symbolic import Derivation, Typeset, as_written, eq, gamma, generic_branch, i, j, k, linear_sum, m, n, s
 
 __all__ = [
     "R", "p", "q", "exchange_iaa", "exchange_iif", "exchange_ifd_mul",
     "iaa_most_fair", "iaa_most_unfair", "iaa_ori_most_fair", "iaa_ori_most_unfair",
     "iif_target", "iif_most_fair", "iif_most_unfair", "ifd_div_identity", "ifd_mul_identity",
-    "JOINT_DERIVATIONS",
+    "mme_most_unfair", "ibo_rank_one", "JOINT_DERIVATIONS",
 ]
 
 #: number of relevant items of the user, :math:`|R_u^*|`
@@ -153,7 +153,7 @@ def _iaa_fair(corrected: bool) -> Derivation:
          eq(sp.Sum(1 - a, (p, 1, R)), hits)),
         (r"The irrelevant items at $R+1..k$ cost $a_p$ each; items beyond $k$ cost nothing.",
          eq(sp.Sum(a, (p, R + 1, k)), misses)),
-        (r"Divide by $n$ (D1/D3).", eq(symbol, result)),
+        (r"Divide by $n$.", eq(symbol, result)),
         (r"If $R > k$: the whole top-k is relevant and the other $R - k$ relevant items cost 1 each.",
          eq(symbol, many)),
     ]
@@ -186,11 +186,11 @@ def _iaa_unfair(corrected: bool) -> Derivation:
         (r"Attention of position $p \le k$.", eq(Typeset(r"a_p"), a)),
         (r"Relevant items at the bottom (Theorem 2). If $R \le n - k$ the top-k is irrelevant and costs",
          eq(sp.Sum(a, (p, 1, k)), shown)),
-        (r"Each relevant item beyond $k$ costs $|0 - 1| = 1$; divide by $n$ (D2/D4).", eq(symbol, result)),
+        (r"Each relevant item beyond $k$ costs $|0 - 1| = 1$; divide by $n$.", eq(symbol, result)),
         (r"If $R > n - k$, $s = R - (n - k)$ relevant items sit at $k - s + 1..k$: irrelevant top part ...",
          eq(sp.Sum(a, (p, 1, k - s)), irrelevant_top)),
         (r"... relevant part of the top-k ...", eq(sp.Sum(1 - a, (p, k - s + 1, k)), relevant_top)),
-        (r"... plus $n - k$ unexposed relevant items (D2'/D4').", eq(symbol, forced)),
+        (r"... plus $n - k$ unexposed relevant items.", eq(symbol, forced)),
     ]
     return Derivation(
         key=name, bound="iaa_most_unfair", measure="IAA_our" if corrected else "IAA_ori", end="most_unfair",
@@ -280,8 +280,8 @@ def iif_most_fair() -> Derivation:
         (r"The top-k's squared exposures.", eq(sp.Sum(gamma ** (2 * (p - 1)), (p, 1, k)), shown)),
         (r"With $R \le k$, $\sum_{p\le R}\gamma^{p-1} = Rt$, so the cross term is $-2Rt^2$.",
          eq(Typeset(r"n\,\mathrm{II\text{-}F}_{\min}(u)"), collapsed)),
-        (r"Substitute $t$ (D12).", eq(Typeset(r"\mathrm{II\text{-}F}_{\min}(u)"), result)),
-        (r"If $R > k$, all $k$ shown items are relevant and $R - k$ relevant items are unexposed (D12').",
+        (r"Substitute $t$.", eq(Typeset(r"\mathrm{II\text{-}F}_{\min}(u)"), result)),
+        (r"If $R > k$, all $k$ shown items are relevant and $R - k$ relevant items are unexposed.",
          eq(Typeset(r"\mathrm{II\text{-}F}_{\min}(u)"), many)),
     ]
     return Derivation(
@@ -309,11 +309,11 @@ def iif_most_unfair() -> Derivation:
     steps = [
         (r"Relevant items at the bottom. If $R \le n - k$ the top-k holds irrelevant items only ...",
          eq(sp.Sum(gamma ** (2 * (p - 1)), (p, 1, k)), shown)),
-        (r"... and each relevant item misses its target $t$ (D13).",
+        (r"... and each relevant item misses its target $t$.",
          eq(Typeset(r"\mathrm{II\text{-}F}_{\max}(u)"), result)),
         (r"If $R > n - k$, $s = R - (n - k)$ relevant items sit at $k - s + 1..k$; their exposure is",
          eq(sp.Sum(gamma ** (p - 1), (p, k - s + 1, k)), hit_forced)),
-        (r"so (D13', the spec's per-position form is equal).", eq(Typeset(r"\mathrm{II\text{-}F}_{\max}(u)"), forced)),
+        (r"so (equal to the per-position form of the sum):", eq(Typeset(r"\mathrm{II\text{-}F}_{\max}(u)"), forced)),
     ]
     return Derivation(
         key="iif_most_unfair", measure="II-F_our", end="most_unfair",
@@ -349,7 +349,7 @@ def ifd_div_identity() -> Derivation:
          r"sorted non-increasingly, are the pairs $a < b$.", eq(Typeset(r"R^2\,\mathrm{IFD}_\div(u)"), pairs)),
         (r"$v_j$ is the larger element of $R - j$ pairs ...", eq(Typeset(r"\sum_{a<b} v_a"), first)),
         (r"... and the smaller of $j - 1$ pairs.", eq(Typeset(r"\sum_{a<b} v_b"), second)),
-        (r"Hence (D5).", eq(Typeset(r"\mathrm{IFD}_\div(u)"), result)),
+        (r"Hence:", eq(Typeset(r"\mathrm{IFD}_\div(u)"), result)),
     ]
     return Derivation(key="ifd_div_identity", bound="ifd_div_from_values", measure="IFD_div", end="identity",
                       symbol=Typeset(r"\mathrm{IFD}_\div(u)"), steps=tuple(steps), result=result,
@@ -373,11 +373,87 @@ def ifd_mul_identity() -> Derivation:
     steps = [
         (r"All ordered pairs; the diagonal $i = i'$ adds 0.", eq(Typeset(r"\sum_{i\ne i'}(J_i-J_{i'})^2"), pairs)),
         (r"Expand the square and use linearity.", eq(Typeset(r"\sum_{i\ne i'}(J_i-J_{i'})^2"), outer)),
-        (r"Collect (D8).", eq(Typeset(r"\mathrm{IFD}_\times(u)"), result)),
+        (r"Collect:", eq(Typeset(r"\mathrm{IFD}_\times(u)"), result)),
     ]
     return Derivation(key="ifd_mul_identity", bound="ifd_mul_from_positions", measure="IFD_mul", end="identity",
                       symbol=Typeset(r"\mathrm{IFD}_\times(u)"), steps=tuple(steps), result=result,
                       symbols={"n": n}, params=("n",), source="spec p3.md §3.2 D8")
+
+
+# ----------------------------------------------------------------------------------------------
+# MME and IBO/IWO (inverse examination 1/p; Paper 3's small cases generalised)
+# ----------------------------------------------------------------------------------------------
+
+H_k = sp.Sum(1 / p, (p, 1, k))        # the inverse examination summed over the k shown positions
+HK = Typeset(r"H_k")                   # its name on the page (sympy would print harmonic(k))
+MME_MAX = Typeset(r"\mathrm{MME}_{\max}")
+
+
+@cache
+def mme_most_unfair() -> Derivation:
+    r"""The largest MME over every binary relevance and every single-round top-:math:`k`
+    recommendation: :math:`1 - H_k/n`, for any :math:`m` (Paper 3's 7/18 at :math:`k = n = 3`)."""
+    missed_shown = sp.Sum(1 - 1 / p, (p, 1, k))
+    per_user = sp.simplify(missed_shown.doit() + (n - k))
+    bound = sp.simplify(m * per_user / (m * n))
+    reached = sp.simplify((missed_shown.doit() + (n - k)) / n)
+    exact = sp.simplify(1 - sp.harmonic(k) / n)
+    assert sp.simplify(bound - exact) == 0 and sp.simplify(reached - exact) == 0
+    per_user, bound, result = (e.subs(sp.harmonic(k), HK) for e in (per_user, bound, exact))
+    steps = [
+        (r"With $e_u(i)$ the exposure $1/p$ that user $u$ gives item $i$ (0 if unshown), item $i$'s "
+         r"envy is $\frac1m\bigl[\max_{i'}\sum_u r_{u,i}e_u(i') - \sum_u r_{u,i}e_u(i)\bigr]$; since "
+         r"$e_u(i') \le 1$ and $r_{u,i} \le 1$, it is at most $\frac1m\sum_u (1 - e_u(i))$. "
+         r"A user's exposures over the catalogue add up to",
+         eq(H_k, HK)),
+        (r"so summing the bound over the $n$ items, each user contributes the exposure the $k$ shown "
+         r"items miss plus 1 for each of the $n - k$ unshown ones:",
+         eq(missed_shown + (n - k), per_user)),
+        (r"Averaging over the $m$ users and the $n$ items, the $m$ cancels:",
+         sp.Le(Typeset(r"\mathrm{MME}"), bound, evaluate=False)),
+        (r"Equality: every item relevant to every user and the same list for all, so the item at "
+         r"rank 1 has full exposure and every other item envies it by exactly what it misses.",
+         eq(MME_MAX, result)),
+    ]
+    return Derivation(key="mme_most_unfair", bound="mme_largest", measure="MME", end="most_unfair",
+                      symbol=MME_MAX, steps=tuple(steps), result=result,
+                      symbols={"n": n, "k": k}, params=("n", "k"), domain=sp.Le(k, n),
+                      cases={"k = n = 3": exact.subs({n: 3, k: 3})}, forms={"harmonic": exact},
+                      numeric_result=1 - H_k / n,
+                      source="Paper 3, non-realisability of MME (its 7/18 at k = n = 3, m = 2)")
+
+
+@cache
+def ibo_rank_one() -> Derivation:
+    r"""The impact ratio of an item shown at rank 1 to each of the :math:`c` users who find it
+    relevant: :math:`n/H_k`; with :math:`m \ge n` users, one relevant item each, seen first,
+    every item has it, so IBO_ori = 1 and IWO_ori = 0 when :math:`n/H_k \ge 1.1`."""
+    c = sp.Symbol("c", positive=True, integer=True)
+    unif = H_k * c / (m * n)
+    imp = c / m
+    ratio = sp.simplify(imp / unif.doit())
+    exact = sp.simplify(n / sp.harmonic(k))
+    assert sp.simplify(ratio - exact) == 0
+    result = exact.subs(sp.harmonic(k), HK)
+    symbol = Typeset(r"\mathrm{Imp}_i(i)/\mathrm{Imp}_i^{unif}")
+    steps = [
+        (r"Under uniformly random rankings of all $n$ items every item is at each position with "
+         r"probability $1/n$, so an item relevant to $c$ users has the impact",
+         eq(Typeset(r"\mathrm{Imp}_i^{unif}"), c * HK / (m * n))),
+        (r"Shown at rank 1 (exposure 1) to each of those $c$ users, it has",
+         eq(Typeset(r"\mathrm{Imp}_i(i)"), imp)),
+        (r"so its ratio does not depend on $c$ or $m$:", eq(symbol, result)),
+        (r"With $m \ge n$ users, give each item its own user who finds only that item relevant and "
+         r"sees it first: every item has this ratio, so every item is better off (IBO = 1, "
+         r"IWO = 0) as soon as $n/H_k \ge 1.1$; at $k = n = 3$ the ratio is",
+         eq(symbol, exact.subs({n: 3, k: 3}))),
+    ]
+    return Derivation(key="ibo_rank_one", bound="ibo_rank_one_ratio", measure="IBO_ori", end="most_fair",
+                      symbol=symbol, steps=tuple(steps), result=result,
+                      symbols={"n": n, "k": k}, params=("n", "k"), domain=sp.Le(k, n),
+                      cases={"k = n = 3": exact.subs({n: 3, k: 3})}, forms={"harmonic": exact},
+                      numeric_result=n / H_k,
+                      source="Paper 3, non-realisability of IBO/IWO (its 2/3 and 1/3 at k = n = 3, m = 2)")
 
 
 #: measure -> end -> derivation function (the closed forms with a numeric twin in recfair.joint.bounds)

@@ -75,45 +75,58 @@ def _joint_spec(key, label, symbol, formula, version, paper, higher, description
     )
 
 
-_IMP = (r"\mathrm{Imp}_i(i') = \sum_{u\in U}\sum_{p=1}^{k} r_{u,i}\,\frac1p\,X_{u,i',p},\quad "
-        r"\mathrm{Imp}_i^{unif} = \frac{1}{mn}\sum_{p=1}^{k}\frac1p\sum_{u\in U}r_{u,i}")
-_EXP = (r"E_{u,i} = \mathbb{1}_{L_u}(i)\,\gamma^{z(u,i)-1},\quad "
-        r"E^*_{u,i} = \frac{r_{u,i}}{|R^*_u|}\,\frac{1-\gamma^{|R^*_u|}}{1-\gamma}")
-_NORM = r"\quad\text{(per-user min-max: }\tfrac{M(u) - M_{\min}(u)}{M_{\max}(u) - M_{\min}(u)}\text{)}"
+def _aligned(*rows: str) -> str:
+    """Display lines aligned at their ``&``, so that no formula is wider than a phone's column."""
+    return r"\begin{aligned}" + r" \\ ".join(rows) + r"\end{aligned}"
+
+
+def _gathered(*rows: str) -> str:
+    """Display lines centred one under the other."""
+    return r"\begin{gathered}" + r" \\ ".join(rows) + r"\end{gathered}"
+
+
+_IMP = (r"\mathrm{Imp}_i(i') &= \sum_{u\in U}\sum_{p=1}^{k} r_{u,i}\,\frac1p\,X_{u,i',p}",)
+_IMP_UNIF = (r"\mathrm{Imp}_i^{unif} &= \frac{1}{mn}\sum_{p=1}^{k}\frac1p\sum_{u\in U}r_{u,i}",)
+_EXP = (r"E_{u,i} &= \mathbb{1}_{L_u}(i)\,\gamma^{z(u,i)-1}",
+        r"E^*_{u,i} &= \frac{r_{u,i}}{|R^*_u|}\,\frac{1-\gamma^{|R^*_u|}}{1-\gamma}")
+_NORM = r"\text{per user, min-max: }\ \frac{M(u) - M_{\min}(u)}{M_{\max}(u) - M_{\min}(u)}"
 
 #: The Part II records, in the thesis's order (collected by :mod:`recfair.registry`).
 RECORDS = (
     _joint_spec("IAA_ori", "Inequity of amortized attention", r"\mathrm{IAA}_{\mathrm{ori}}",
-           r"\mathrm{IAA} = \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}\bigl|\mathbb{1}_{L_u}(i)\,\frac{k-z(u,i)}{k-1}"
-           r" - \tilde r(u,i)\bigr|", "original", 2, False,
+           _aligned(r"\mathrm{IAA} &= \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}\bigl|a(u,i) - \tilde r(u,i)\bigr|",
+                    r"a(u,i) &= \mathbb{1}_{L_u}(i)\,\frac{k-z(u,i)}{k-1}"), "original", 2, False,
            "Mean absolute gap between each item's linear attention and its relevance, over all n items.",
            f"Biega et al. 2018; Borges & Stefanidis 2019; {_P2}", "k = 1 ((k - z)/(k - 1) is 0/0); no users"),
     _joint_spec("IAA_our", "Inequity of amortized attention (corrected)", r"\mathrm{IAA}_{\mathrm{our}}",
-           r"\mathrm{IAA}(u)\ \text{with}\ \tilde e = \frac{k+1-z(u,i)}{k}" + _NORM,
+           _gathered(r"\mathrm{IAA}(u)\ \text{with}\ \tilde e = \frac{k+1-z(u,i)}{k}", _NORM),
            "corrected", 3, False,
            "IAA with rank k still exposed, rescaled per user between relevant-on-top (0) and "
            "relevant-at-the-bottom (1); both ends exact.", _P3, _OUR_EXCL, options={"attention": "corrected"}),
     _joint_spec("IFD_div_ori", "Individual fairness disparity (division)", r"\mathrm{IFD}_{\div}",
-           r"\mathrm{IFD}_\div = \frac1m\sum_{u\in U}\frac{1}{|H_u|}\sum_{(i,i')\in H_u}\max\{0, J_\div(u,i)"
-           r" - J_\div(u,i')\},\quad J_\div(u,i) = \frac{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}",
+           _aligned(r"\mathrm{IFD}_\div &= \frac1m\sum_{u\in U}\frac{1}{|H_u|}\sum_{(i,i')\in H_u}d(u,i,i')",
+                    r"d(u,i,i') &= \max\{0,\ J_\div(u,i) - J_\div(u,i')\}",
+                    r"J_\div(u,i) &= \frac{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}"),
            "original", 2, False,
            "Mean pairwise excess of DCG exposure per unit relevance among each user's relevant items, "
            "read from the full ranking (k-independent).", f"Singh & Joachims 2019; {_P2}",
            f"{_NO_REL_USER} (|H_u| = 0); no users", needs=("ranking", "relevant"), value_range=(0.0, np.inf),
            options={"exposure": "full"}),
     _joint_spec("IFD_div_our", "Individual fairness disparity (division, corrected)", r"\mathrm{IFD}_{\div\text{-our}}",
-           r"\mathrm{IFD}_\div(u)\ \text{with}\ J = \frac{\mathbb{1}_{L_u}(i)\,e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}"
-           + _NORM, "corrected", 3, False,
+           _gathered(r"\mathrm{IFD}_\div(u)\ \text{with}\ J = \frac{\mathbb{1}_{L_u}(i)\,e_{\mathrm{DCG}}(z(u,i))}"
+                     r"{r_{u,i}}", _NORM), "corrected", 3, False,
            "IFD (division) with top-k exposure, rescaled per user to its exact achievable range; "
            "one relevant item scores 0.", _P3, _OUR_EXCL),
     _joint_spec("IFD_mul_ori", "Individual fairness disparity (multiplication)", r"\mathrm{IFD}_{\times}",
-           r"\mathrm{IFD}_\times = \frac1m\sum_{u\in U}\frac{1}{n(n-1)}\sum_{i\in I}\sum_{i'\ne i}"
-           r"\bigl[J_\times(u,i) - J_\times(u,i')\bigr]^2,\quad J_\times(u,i) = r_{u,i}\,\mathbb{1}_{L_u}(i)\,"
-           r"e_{\mathrm{DCG}}(z(u,i))", "original", 2, False,
+           _aligned(r"\mathrm{IFD}_\times &= \frac1m\sum_{u\in U}\frac{1}{n(n-1)}\sum_{i\in I}\sum_{i'\ne i}"
+                    r"D_{u,i,i'}^2",
+                    r"D_{u,i,i'} &= J_\times(u,i) - J_\times(u,i')",
+                    r"J_\times(u,i) &= r_{u,i}\,\mathbb{1}_{L_u}(i)\,e_{\mathrm{DCG}}(z(u,i))"),
+           "original", 2, False,
            "Mean squared pairwise gap of relevance-weighted DCG exposure over all n items (closed form).",
            f"Oosterhuis 2021; {_P2}", "n < 2 (no item pair); no users", value_range=(0.0, np.inf)),
     _joint_spec("IFD_mul_our", "Individual fairness disparity (multiplication, corrected)",
-           r"\mathrm{IFD}_{\times\text{-our}}", r"\mathrm{IFD}_\times(u)" + _NORM,
+           r"\mathrm{IFD}_{\times\text{-our}}", _gathered(r"\mathrm{IFD}_\times(u)", _NORM),
            "corrected", 3, False,
            "IFD (multiplication) rescaled per user to its exact achievable range (exact maximum over "
            "prefix-plus-suffix placements).", _P3, f"n < 2; {_OUR_EXCL}"),
@@ -125,18 +138,18 @@ RECORDS = (
            "as in the published values).", f"Jeunen & Goethals 2021; {_P2}",
            f"{_NO_REL_USER} (r' is 0/0); no users", options={"gamma": 0.9, "tie_break": "stable", "seed": None}),
     _joint_spec("MME", "Mean max envy", r"\mathrm{MME}",
-           r"\mathrm{MME} = \frac1n\sum_{i\in I}\Bigl\{\max_{i'\in I}\mathrm{Imp}_i(i') - \mathrm{Imp}_i(i)\Bigr\},"
-           r"\quad " + _IMP, "single", 2, False,
+           _aligned(r"\mathrm{MME} &= \frac1n\sum_{i\in I}\Bigl\{\max_{i'\in I}\mathrm{Imp}_i(i') - "
+                    r"\mathrm{Imp}_i(i)\Bigr\}", *_IMP), "single", 2, False,
            "Mean over items of the largest impact gain from taking another item's exposure (1/p examination).",
            f"Saito & Joachims 2022; {_P2}", "no users", value_range=(0.0, np.inf)),
     _joint_spec("IBO_ori", "Item better-off", r"\mathrm{IBO}_{\mathrm{ori}}",
-           r"\mathrm{IBO} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}{\mathrm{Imp}_i^{unif}}"
-           r" \ge 1.1\Bigr),\quad " + _IMP, "original", 2, True,
+           _aligned(r"\mathrm{IBO} &= \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}"
+                    r"{\mathrm{Imp}_i^{unif}} \ge 1.1\Bigr)", *_IMP, *_IMP_UNIF), "original", 2, True,
            "Share of all items whose impact is at least 10% above that under uniformly random rankings.",
            f"Saito & Joachims 2022; {_P2}", "an item relevant to no user (ratio 0/0); no users"),
     _joint_spec("IWO_ori", "Item worse-off", r"\mathrm{IWO}_{\mathrm{ori}}",
-           r"\mathrm{IWO} = \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}{\mathrm{Imp}_i^{unif}}"
-           r" \le 0.9\Bigr),\quad " + _IMP, "original", 2, False,
+           _aligned(r"\mathrm{IWO} &= \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}"
+                    r"{\mathrm{Imp}_i^{unif}} \le 0.9\Bigr)", *_IMP, *_IMP_UNIF), "original", 2, False,
            "Share of all items whose impact is at least 10% below that under uniformly random rankings.",
            f"Saito & Joachims 2022; {_P2}", "an item relevant to no user (ratio 0/0); no users"),
     _joint_spec("IBO_our", "Item better-off (corrected)", r"\mathrm{IBO}_{\mathrm{our}}",
@@ -150,19 +163,21 @@ RECORDS = (
            "Share of items relevant to someone whose impact is at least 10% below uniform rankings.",
            f"{_P2} (published form); {_P3}", "no item is relevant to any user; no users"),
     _joint_spec("II-F_ori", "Individual-user-to-individual-item fairness", r"\mathrm{II\text{-}F}",
-           r"\mathrm{II\text{-}F} = \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}(E_{u,i} - E^*_{u,i})^2,\quad " + _EXP,
+           _aligned(r"\mathrm{II\text{-}F} &= \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}(E_{u,i} - E^*_{u,i})^2",
+                    *_EXP),
            "original", 2, False,
            "Mean squared gap between each user's RBP exposure of each item and its ideal target exposure.",
            f"Diaz et al. 2020; Wu et al. 2022; {_P2}", "no users", options={"gamma": 0.8}),
     _joint_spec("II-F_our", "Individual-user-to-individual-item fairness (corrected)",
                 r"\mathrm{II\text{-}F}_{\mathrm{our}}",
-           r"\mathrm{II\text{-}F}(u) = \frac1n\sum_{i\in I}(E_{u,i} - E^*_{u,i})^2" + _NORM,
+           _gathered(r"\mathrm{II\text{-}F}(u) = \frac1n\sum_{i\in I}(E_{u,i} - E^*_{u,i})^2", _NORM),
            "corrected", 3, False,
            "II-F rescaled per user between relevant-on-top (0) and relevant-at-the-bottom (1); both ends exact.",
            _P3, _OUR_EXCL, options={"gamma": 0.8}),
     _joint_spec("AI-F", "All-users-to-individual-item fairness", r"\mathrm{AI\text{-}F}",
-           r"\mathrm{AI\text{-}F} = \frac1n\sum_{i\in I}\Bigl(\frac1m\sum_{u\in U}E_{u,i} - \frac1m\sum_{u\in U}"
-           r"E^*_{u,i}\Bigr)^2,\quad " + _EXP, "single", 2, False,
+           _aligned(r"\mathrm{AI\text{-}F} &= \frac1n\sum_{i\in I}\bigl(\bar E_i - \bar E^*_i\bigr)^2",
+                    r"\bar E_i &= \frac1m\sum_{u\in U}E_{u,i},\quad \bar E^*_i = \frac1m\sum_{u\in U}E^*_{u,i}",
+                    *_EXP), "single", 2, False,
            "Mean squared gap between each item's user-averaged RBP exposure and its user-averaged target.",
            f"Wu et al. 2022; {_P2}", "no users", options={"gamma": 0.8}),
 )
