@@ -24,6 +24,7 @@ HAS = {
     "relevance": "relevance judgements: each user's relevant (test) items",
     "graded": "graded relevance: a grade per (user, item), not only relevant / not relevant",
     "ranking": "a full ranking or scores for every item, not only the top-k",
+    "history": "each user's train/validation items (the split the recommender learnt from)",
     "item_features": "item features (vectors that say which items are similar)",
     "user_attributes": "user attributes (e.g. gender or age groups)",
 }
@@ -40,15 +41,19 @@ KINDS = {
     "fairness": ("item_exposure", "joint"),
     "exposure": ("item_exposure",),
     "relevance-aware": ("joint",),
+    "joint evaluation": ("pareto",),
+    "user fairness": ("users",),
     "effectiveness": ("relevance",),
-    "any": ("relevance", "item_exposure", "joint"),
+    "any": tuple(PARTS),
 }
 
 #: The book folder of each registry family (the chapter file is ``book/<folder>/<chapter>``).
-FOLDERS = {"relevance": "foundations", "item_exposure": "item_exposure", "joint": "joint"}
+FOLDERS = {"relevance": "foundations", "item_exposure": "item_exposure", "joint": "joint", "pareto": "pareto",
+           "users": "users"}
 
 _KIND_TEXT = {"relevance": "effectiveness", "item_exposure": "exposure-based fairness",
-              "joint": "relevance-aware fairness"}
+              "joint": "relevance-aware fairness", "pareto": "relevance and fairness jointly (Pareto frontier)",
+              "users": "fairness to users"}
 _I1 = [code for code, _ in FACTORS].index("I1")
 
 
@@ -82,6 +87,8 @@ def _realisable(spec: MeasureSpec, graded: bool) -> tuple[bool, str]:
     """Whether the measure's ends are reachable, and the reason (Paper 3's I1 for joint measures)."""
     if spec.family == "relevance":
         return False, "its reachable range depends on the data (no corrected version)"
+    if spec.family == "pareto":
+        return False, "a distance to the data's own frontier: 0 is reachable, its largest value depends on the data"
     if spec.version != "corrected":
         return False, "its most fair or most unfair score is out of reach (use the corrected version)"
     if spec.guidelines is not None:
@@ -120,7 +127,8 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
         Required properties (keys of :data:`WANTS`).
     kind : str
         Which measures to consider (a key of :data:`KINDS`): ``"fairness"`` (item fairness,
-        Parts I and II), ``"exposure"``, ``"relevance-aware"``, ``"effectiveness"`` or ``"any"``.
+        Parts I and II), ``"exposure"``, ``"relevance-aware"``, ``"joint evaluation"`` (Part III),
+        ``"user fairness"`` (Parts IV-V), ``"effectiveness"`` or ``"any"``.
     explain : bool
         Also return the measures of that kind that do not fit, with the first reason why not.
 
@@ -143,7 +151,7 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
     >>> recommend_measures(has=["ranks"])
     Traceback (most recent call last):
     ...
-    ValueError: unknown inputs ['ranks']; choose from relevance, graded, ranking, item_features, user_attributes.
+    ValueError: unknown inputs ['ranks']; choose from relevance, graded, ranking, history, item_features, user_attributes.
     """
     has = _names(has, HAS, "inputs")
     wants = _names(wants, WANTS, "properties")
@@ -159,7 +167,7 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
         available.add("relevant")
     if "ranking" in has:
         available |= {"ranking", "scores"}
-    available |= has & {"item_features", "user_attributes"}
+    available |= has & {"item_features", "user_attributes", "history"}
 
     rows = []
     for spec in ALL_MEASURES:

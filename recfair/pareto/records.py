@@ -100,6 +100,6 @@ RECORDS = (
         undefined="the run's Rel or Fair score is undefined",
         options={"rel": "NDCG", "fair": "Ent_our", "alpha": 0.5, "index_range": "full", "points": None,
                  "frontier": None},
-        chapter="pareto-dpfr",
+        chapter="dpfr",
     ),
 )
