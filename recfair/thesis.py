@@ -362,3 +362,133 @@ def paper2_insertion() -> pd.DataFrame:
                              "recomputation at 6 significant digits, equal to the authors' printed "
                              "table (6 decimal places) to all of its decimals")
     return frame
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper 4 (Ch. 5, DPFR). Appended as one block; the Paper 1-2 parts above are edited separately.
+# ---------------------------------------------------------------------------------------------
+
+__all__ += ["paper4_teaser", "paper4_gradients", "paper4_disagreement", "paper4_efficiency"]
+
+_P4_DATASETS = ["Lastfm", "Amazon-lb", "QK-video", "Jester", "ML-10M", "ML-20M"]
+
+# Ch. 5, teaser Fig. 5.1 (thesis lines 4462-4541): the three models, their distance to the
+# frontier's midpoint as printed, and their simple average as printed.
+_P4_TEASER = [("A", 0.2, 0.9, 0.582, 0.55), ("B", 0.65, 0.2, 0.578, 0.425), ("C", 0.5, 0.5, 0.376, 0.5)]
+
+# Ch. 5, Tab. of the frontier gradients (thesis lines 5349-5391): slope between the two ends of
+# Oracle2Fair's sequence per (Rel, Fair) pair and dataset; None where the thesis prints "-".
+_P4_GRADIENTS = [
+    ("HR-Ent", -97.57, -1.86, -0.31, None, -14.74, -6.95),
+    ("HR-FSat", -1439.17, -19.92, 0.00, None, -30.48, -18.97),
+    ("HR-Gini", 561.63, 6.23, 3.71, None, 117.19, 43.44),
+    ("HR-Jain", -979.86, -18.77, -5.80, None, -157.73, -78.22),
+    ("HR-QF", 0.00, 0.00, 0.00, None, -30.48, -18.97),
+    ("MAP-Ent", -0.17, -0.17, -0.03, -0.07, -0.14, -0.18),
+    ("MAP-FSat", -2.46, -1.81, 0.00, -44.47, -0.29, -0.48),
+    ("MAP-Gini", 0.96, 0.56, 0.34, 1.42, 1.12, 1.10),
+    ("MAP-Jain", -1.68, -1.70, -0.54, -0.37, -1.51, -1.98),
+    ("MAP-QF", 0.00, 0.00, 0.00, 0.0, -0.29, -0.48),
+    ("MRR-Ent", -97.57, -1.86, -0.31, None, -14.74, -6.95),
+    ("MRR-FSat", -1439.17, -19.92, 0.00, None, -30.48, -18.97),
+    ("MRR-Gini", 561.63, 6.23, 3.71, None, 117.19, 43.44),
+    ("MRR-Jain", -979.86, -18.77, -5.80, None, -157.73, -78.22),
+    ("MRR-QF", 0.00, 0.00, 0.00, None, -30.48, -18.97),
+    ("NDCG-Ent", -0.24, -0.22, -0.04, -0.1, -0.20, -0.25),
+    ("NDCG-FSat", -3.50, -2.32, 0.00, -68.56, -0.42, -0.68),
+    ("NDCG-Gini", 1.37, 0.73, 0.47, 2.2, 1.62, 1.55),
+    ("NDCG-Jain", -2.38, -2.19, -0.73, -0.57, -2.18, -2.79),
+    ("NDCG-QF", 0.00, 0.00, 0.00, 0.0, -0.42, -0.68),
+    ("P-Ent", -0.20, -0.33, -0.07, -0.08, -0.16, -0.20),
+    ("P-FSat", -2.95, -3.53, 0.00, -51.41, -0.33, -0.55),
+    ("P-Gini", 1.15, 1.10, 0.89, 1.65, 1.26, 1.26),
+    ("P-Jain", -2.01, -3.33, -1.40, -0.43, -1.70, -2.27),
+    ("P-QF", 0.00, 0.00, 0.00, 0.0, -0.33, -0.55),
+    ("R-Ent", -0.17, -0.17, -0.03, -0.07, -0.26, -0.30),
+    ("R-FSat", -2.57, -1.83, 0.00, -48.04, -0.53, -0.82),
+    ("R-Gini", 1.00, 0.57, 0.34, 1.54, 2.04, 1.88),
+    ("R-Jain", -1.75, -1.73, -0.54, -0.4, -2.75, -3.39),
+    ("R-QF", 0.00, 0.00, 0.00, 0.0, -0.53, -0.82),
+]
+
+# Ch. 5, Tab. of the best-model disagreement between the average and DPFR (thesis lines
+# 4846-4866), in percent of the measure pairs: set-based Rel (P, R), rank-based (MAP, NDCG), all.
+_P4_DISAGREEMENT = [
+    ("Lastfm", 50.00, 66.67, 58.33), ("Amazon-lb", 0.00, 0.00, 0.00), ("QK-video", 16.67, 0.00, 8.33),
+    ("Jester", 16.67, 83.33, 50.00), ("ML-10M", 0.00, 66.67, 33.33), ("ML-20M", 0.00, 50.00, 25.00),
+    ("All datasets", 13.89, 44.44, 29.17),
+]
+
+# Ch. 5, Tab. of the estimated frontier's efficiency (thesis lines 4868-4935): points of the full
+# frontier, minutes to compute it and the estimated ones, minimum Kendall tau over the 12 pairs,
+# and the mean distance between the full and the estimated midpoints.
+_P4_EFFICIENCY = [
+    ("points", "PF", 4882, 847, 499, 16202, 2781, 3783),
+    ("minutes", "PF", 19.18, 0.56, 10.49, 847.42, 28.99, 75.77),
+    ("minutes", "Est. PF (12 pts)", 2.02, 0.19, 4.23, 552.16, 1.90, 2.60),
+    ("minutes", "Est. PF (6 pts)", 2.00, 0.19, 4.12, 551.72, 1.84, 2.54),
+    ("minutes", "Est. PF (3 pts)", 2.01, 0.19, 4.07, 552.26, 1.82, 2.52),
+    ("min tau", "Est. PF (12 pts)", 0.95, 1.00, 1.00, 0.98, 0.98, 0.97),
+    ("min tau", "Est. PF (6 pts)", 0.90, 0.97, 1.00, 0.98, 0.95, 0.92),
+    ("min tau", "Est. PF (3 pts)", 0.78, 0.98, 1.00, 1.00, 0.97, 0.75),
+    ("dist", "Est. PF (12 pts)", 0.01, 0.02, 0.00, 0.00, 0.01, 0.01),
+    ("dist", "Est. PF (6 pts)", 0.03, 0.05, 0.00, 0.00, 0.02, 0.02),
+    ("dist", "Est. PF (3 pts)", 0.03, 0.05, 0.00, 0.00, 0.03, 0.05),
+]
+
+
+def paper4_teaser() -> pd.DataFrame:
+    """The teaser of Paper 4 as printed: models A, B, C with (Rel, Fair), distance to the midpoint, average.
+
+    The printed distances are to the midpoint rounded to (0.766, 0.766).
+
+    Examples
+    --------
+    >>> float(paper4_teaser().loc["C", "DPFR"])
+    0.376
+    """
+    frame = pd.DataFrame(_P4_TEASER, columns=["model", "Rel", "Fair", "DPFR", "average"]).set_index("model")
+    frame.attrs["source"] = "thesis Ch. 5, teaser Fig. 5.1"
+    return frame
+
+
+def paper4_gradients() -> pd.DataFrame:
+    """Paper 4's frontier gradients as printed: (Rel, Fair) pairs x the six datasets (NaN: printed "-").
+
+    Examples
+    --------
+    >>> float(paper4_gradients().loc[("NDCG", "Gini"), "Lastfm"])
+    1.37
+    """
+    rows = [(*pair.split("-"), *values) for pair, *values in _P4_GRADIENTS]
+    frame = pd.DataFrame(rows, columns=["Rel", "Fair", *_P4_DATASETS]).set_index(["Rel", "Fair"])
+    frame = frame.astype(float)
+    frame.attrs["source"] = "thesis Ch. 5, appendix table of the frontier gradients"
+    return frame
+
+
+def paper4_disagreement() -> pd.DataFrame:
+    """Paper 4's best-model disagreement (%) between the average of Rel and Fair and DPFR, as printed.
+
+    Examples
+    --------
+    >>> float(paper4_disagreement().loc["Lastfm", "all"])
+    58.33
+    """
+    frame = pd.DataFrame(_P4_DISAGREEMENT, columns=["dataset", "set-based", "rank-based", "all"]).set_index("dataset")
+    frame.attrs["source"] = "thesis Ch. 5, table of the best-model disagreement (with the errata's reading)"
+    return frame
+
+
+def paper4_efficiency() -> pd.DataFrame:
+    """Paper 4's efficiency table of the estimated frontier, as printed (quantity, frontier) x dataset.
+
+    Examples
+    --------
+    >>> float(paper4_efficiency().loc[("min tau", "Est. PF (6 pts)"), "Lastfm"])
+    0.9
+    """
+    frame = pd.DataFrame(_P4_EFFICIENCY, columns=["quantity", "frontier", *_P4_DATASETS])
+    frame = frame.set_index(["quantity", "frontier"]).astype(float)
+    frame.attrs["source"] = "thesis Ch. 5, table of the efficiency of the estimated frontier"
+    return frame
