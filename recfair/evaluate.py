@@ -213,8 +213,9 @@ def evaluate_scores(scores, measures, *, similarity=None, on_undefined: str = "w
     Examples
     --------
     >>> sim = [[1, .5, 0], [.5, 1, 1], [0, 1, 1]]
-    >>> evaluate_scores([0.2, 0.6, 0.6], ["PUF", "SD_ind"], similarity=sim)
-    {'PUF': 0.06666666666666667, 'SD_ind': 0.18856180831641267}
+    >>> {name: round(value, 4) for name, value in evaluate_scores([0.2, 0.6, 0.6], ["PUF", "SD_ind"],
+    ...                                                           similarity=sim).items()}
+    {'PUF': 0.0667, 'SD_ind': 0.1886}
     """
     check_on_undefined(on_undefined)
     names = _measure_list(measures)

@@ -30,7 +30,7 @@ import scipy.sparse as sp
 from .._validation import check_item_sets
 
 __all__ = ["KINDS", "UserSimilarity", "jaccard", "cosine", "sim_js", "minmax_offdiag", "check_similarity",
-           "user_similarity"]
+           "user_similarity", "genre_distributions"]
 
 #: The similarity functions computed from history.
 KINDS = ("jaccard", "cosine")
