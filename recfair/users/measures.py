@@ -360,23 +360,31 @@ def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float =
 
 # -------------------------------------------------------------------------------------------- UF
 
-def _item_cosine(vectors, items):
-    """Dense cosine similarity between the given items' vectors (diagonal 1: an item is at distance 0 from itself)."""
+def _unit_item_vectors(vectors, items):
+    """The given items' vectors scaled to unit length (zero vectors stay zero) and a mask of the zero ones."""
     sub = vectors[items]
     if sp.issparse(sub):
         sub = sp.csr_matrix(sub, dtype=np.float64)
         norms = np.sqrt(np.asarray(sub.multiply(sub).sum(axis=1)).ravel())
         inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-        unit = sp.diags(inv) @ sub
-        dtype = np.float64 if len(items) <= 4096 else np.float32
-        cos = (unit @ unit.T).toarray().astype(dtype, copy=False)
-    else:
-        sub = np.asarray(sub, dtype=np.float64)
-        norms = np.linalg.norm(sub, axis=1)
-        unit = sub * np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)[:, None]
-        cos = unit @ unit.T
-    np.fill_diagonal(cos, 1.0)
-    return cos
+        return sp.csr_matrix(sp.diags(inv) @ sub), norms == 0
+    sub = np.asarray(sub, dtype=np.float64)
+    norms = np.linalg.norm(sub, axis=1)
+    return sub * np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)[:, None], norms == 0
+
+
+def _cos_to_lists(lists_block, unit, unit_t, zero):
+    r"""``(b, r)``: :math:`\sum_{i \in L_u} \cos(\vec i, \cdot)` for the block's users, as ``(B_b V) V^T``.
+
+    Never forms the ``r x r`` item cosine matrix. An item is at distance 0 from itself even when
+    its vector is 0 (e.g. an item nobody has in their history), hence the ``zero`` correction.
+    """
+    summed = lists_block @ unit
+    summed = summed @ unit_t
+    summed = summed.toarray() if sp.issparse(summed) else np.asarray(summed)
+    if zero.any():
+        summed[:, zero] += lists_block[:, np.flatnonzero(zero)].toarray()
+    return summed
 
 
 def _uf_similarity(history, n_users, n_items, gamma, item_features, similarity):
@@ -437,7 +445,8 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
             vectors = sp.csr_matrix(vectors)
     items, pos = np.unique(top, return_inverse=True)
     pos = pos.reshape(top.shape)
-    cos = _item_cosine(vectors, items)
+    unit, zero = _unit_item_vectors(vectors, items)
+    unit_t = unit.T.tocsr() if sp.issparse(unit) else unit.T
     lists = sp.csr_matrix((np.ones(top.size), pos.ravel(), np.arange(0, top.size + 1, kk)), shape=(m, items.size))
     total, similar = 0.0, 0
     for rows, cols, vals in source.pairs(block_size):
@@ -446,7 +455,7 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
             continue
         rows, cols, vals = rows[keep], cols[keep], vals[keep]
         urows, local = np.unique(rows, return_inverse=True)
-        summed = np.asarray(lists[urows] @ cos)                   # sum_{i in L_u} cos(i, .) for the block's users
+        summed = _cos_to_lists(lists[urows], unit, unit_t, zero)   # sum_{i in L_u} cos(i, .) for the block's users
         cross = summed[local[:, None], pos[cols]].sum(axis=1)     # sum over i in L_u, i' in L_u'
         total += float(vals @ (1.0 - cross / kk ** 2))
         similar += rows.size
