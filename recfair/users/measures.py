@@ -155,13 +155,20 @@ def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False
     if bad is not None:
         return bad
     m = s.size
-    total, lo, hi, stored = 0.0, np.inf, -np.inf, 0
-    for rows, cols, vals in source.pairs(block_size):
-        if vals.size:
-            total += float(vals @ np.abs(s[rows] - s[cols]))
-            lo, hi, stored = min(lo, float(vals.min())), max(hi, float(vals.max())), stored + vals.size
-    if stored < m * (m - 1):
-        lo, hi = min(lo, 0.0), max(hi, 0.0)
+    total, lo, hi = 0.0, np.inf, -np.inf
+    if source.kind == "cosine":                     # bilinear: one pass over the items, no pair visited
+        total = source.cosine_weighted_sum(s)
+        if minmax:
+            lo, hi = source.offdiag_range(block_size)   # computed once per similarity, then cached
+    for start, block in (() if source.kind == "cosine" else source.blocks(block_size)):
+        b = block.shape[0]
+        total += float(np.einsum("ij,ij->", block, np.abs(s[start:start + b, None] - s[None, :])))
+        if minmax:
+            rows = np.arange(b)
+            block[rows, start + rows] = np.inf
+            lo = min(lo, float(block.min()))
+            block[rows, start + rows] = -np.inf
+            hi = max(hi, float(block.max()))
     weighted = total / 2.0                                  # unordered pairs
     if minmax and hi > lo:
         weighted = (weighted - lo * pair_abs_diff_sum(s)) / (hi - lo)
@@ -427,9 +434,9 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
     source = _uf_similarity(history, m, n_items, gamma, item_features, similarity)
     n_pairs = m * (m - 1) / 2.0
     s1 = s2 = 0.0
-    for _, _, vals in source.pairs(block_size):
-        s1 += float(vals.sum())
-        s2 += float(vals @ vals)
+    for _, block in source.blocks(block_size):
+        s1 += float(block.sum())
+        s2 += float(np.einsum("ij,ij->", block, block))
     mean = s1 / 2.0 / n_pairs
     threshold = mean + math.sqrt(max(s2 / 2.0 / n_pairs - mean * mean, 0.0))
     if item_vectors is None:
@@ -449,10 +456,12 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
     unit_t = unit.T.tocsr() if sp.issparse(unit) else unit.T
     lists = sp.csr_matrix((np.ones(top.size), pos.ravel(), np.arange(0, top.size + 1, kk)), shape=(m, items.size))
     total, similar = 0.0, 0
-    for rows, cols, vals in source.pairs(block_size):
-        keep = vals >= threshold
-        if not keep.any():
+    for start, block in source.blocks(block_size):
+        rows, cols = np.nonzero((block >= threshold) & (block > 0))     # pairs with similarity 0 add nothing
+        if not rows.size:
             continue
+        rows, cols, vals = rows + start, cols, block[rows, cols]
+        keep = rows != cols
         rows, cols, vals = rows[keep], cols[keep], vals[keep]
         urows, local = np.unique(rows, return_inverse=True)
         summed = _cos_to_lists(lists[urows], unit, unit_t, zero)   # sum_{i in L_u} cos(i, .) for the block's users

@@ -14,7 +14,9 @@ or, for PUF, SD_ind and Gini_ind, on per-user effectiveness values directly with
 
 from __future__ import annotations
 
+import hashlib
 import math
+from collections import OrderedDict
 
 import numpy as np
 
@@ -23,7 +25,7 @@ from ..spec import MeasureSpec
 from . import measures as _m
 from .similarity import KINDS, UserSimilarity
 
-__all__ = ["RECORDS", "BASES", "per_user_effectiveness"]
+__all__ = ["RECORDS", "BASES", "per_user_effectiveness", "similarity_for"]
 
 #: The per-user relevance measures that can serve as S(u) (``base=``).
 BASES = {s.key: s.per_user for s in _relevance.RECORDS if s.per_user is not None}
@@ -41,13 +43,42 @@ def per_user_effectiveness(run, base: str = "NDCG") -> np.ndarray:
     return np.asarray(BASES[base](run), dtype=np.float64)
 
 
+_CACHE: OrderedDict = OrderedDict()
+_CACHE_SIZE = 4
+
+
+def similarity_for(history, kind: str) -> UserSimilarity:
+    """:class:`UserSimilarity` of a validated history, cached by its content (4 kept).
+
+    The paper computes the similarity once per dataset; scoring many runs of the same split
+    reuses it (and its min-max range, once computed).
+
+    >>> from recfair.run import Run
+    >>> run = Run([[0], [1]], 4, history=[[2], [3]])
+    >>> similarity_for(run.history, "cosine") is similarity_for(run.history, "cosine")
+    True
+    """
+    h = hashlib.sha1()
+    h.update(np.asarray(history.indptr).tobytes())
+    h.update(np.asarray(history.indices).tobytes())
+    key = (h.hexdigest(), history.shape, kind)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    source = UserSimilarity.from_history(history, kind)
+    _CACHE[key] = source
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return source
+
+
 def _similarity(run, similarity):
     if isinstance(similarity, str):
         if similarity not in KINDS:
             raise ValueError(f"similarity must be one of {KINDS} or a users x users matrix; got {similarity!r}.")
         if run.history is None:
             raise ValueError(f"similarity={similarity!r} is computed from the users' history: pass history=.")
-        return UserSimilarity.from_history(run.history, similarity), True
+        return similarity_for(run.history, similarity), True
     return UserSimilarity.from_matrix(similarity, run.n_users), False
 
 
