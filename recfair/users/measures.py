@@ -160,14 +160,14 @@ def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False
         total = source.cosine_weighted_sum(s)
         if minmax:
             lo, hi = source.offdiag_range(block_size)   # computed once per similarity, then cached
-    for start, block in (() if source.kind == "cosine" else source.blocks(block_size)):
+    for start, block in (() if source.kind == "cosine" else source.upper_blocks(block_size)):
         b = block.shape[0]
-        total += float(np.einsum("ij,ij->", block, np.abs(s[start:start + b, None] - s[None, :])))
+        total += 2.0 * float(np.einsum("ij,ij->", block, np.abs(s[start:start + b, None] - s[None, start:])))
         if minmax:
-            rows = np.arange(b)
-            block[rows, start + rows] = np.inf
+            below = np.tril_indices(b)
+            block[:, :b][below] = np.inf
             lo = min(lo, float(block.min()))
-            block[rows, start + rows] = -np.inf
+            block[:, :b][below] = -np.inf
             hi = max(hi, float(block.max()))
     weighted = total / 2.0                                  # unordered pairs
     if minmax and hi > lo:
@@ -434,11 +434,11 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
     source = _uf_similarity(history, m, n_items, gamma, item_features, similarity)
     n_pairs = m * (m - 1) / 2.0
     s1 = s2 = 0.0
-    for _, block in source.blocks(block_size):
+    for _, block in source.upper_blocks(block_size):
         s1 += float(block.sum())
         s2 += float(np.einsum("ij,ij->", block, block))
-    mean = s1 / 2.0 / n_pairs
-    threshold = mean + math.sqrt(max(s2 / 2.0 / n_pairs - mean * mean, 0.0))
+    mean = s1 / n_pairs
+    threshold = mean + math.sqrt(max(s2 / n_pairs - mean * mean, 0.0))
     if item_vectors is None:
         if history is None:
             raise ValueError("UF's default item vectors are the columns of the history matrix: pass history= or "
@@ -456,26 +456,24 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
     unit_t = unit.T.tocsr() if sp.issparse(unit) else unit.T
     lists = sp.csr_matrix((np.ones(top.size), pos.ravel(), np.arange(0, top.size + 1, kk)), shape=(m, items.size))
     total, similar = 0.0, 0
-    for start, block in source.blocks(block_size):
+    for start, block in source.upper_blocks(block_size):
         rows, cols = np.nonzero((block >= threshold) & (block > 0))     # pairs with similarity 0 add nothing
         if not rows.size:
             continue
-        rows, cols, vals = rows + start, cols, block[rows, cols]
-        keep = rows != cols
-        rows, cols, vals = rows[keep], cols[keep], vals[keep]
+        rows, cols, vals = rows + start, cols + start, block[rows, cols]
         urows, local = np.unique(rows, return_inverse=True)
         summed = _cos_to_lists(lists[urows], unit, unit_t, zero)   # sum_{i in L_u} cos(i, .) for the block's users
         cross = summed[local[:, None], pos[cols]].sum(axis=1)     # sum over i in L_u, i' in L_u'
         total += float(vals @ (1.0 - cross / kk ** 2))
         similar += rows.size
-    total = max(total / 2.0, 0.0)
+    total = max(total, 0.0)
     if n_pairs <= 1:
         value = float("nan")
     elif total == 0:
         value = -math.inf
     else:
         value = math.log(total) / math.log(n_pairs)
-    return {"UF": value, "sum": total, "threshold": threshold, "n_similar_pairs": similar // 2,
+    return {"UF": value, "sum": total, "threshold": threshold, "n_similar_pairs": similar,
             "n_pairs": int(n_pairs), "log_base": n_pairs}
 
 

@@ -30,7 +30,8 @@ import scipy.sparse as sp
 from .._validation import check_item_sets
 
 __all__ = ["KINDS", "UserSimilarity", "jaccard", "cosine", "sim_js", "minmax_offdiag", "check_similarity",
-           "user_similarity", "genre_distributions", "block_range"]
+           "user_similarity", "genre_distributions", "block_range",
+           "upper_block_range"]
 
 #: The similarity functions computed from history.
 KINDS = ("jaccard", "cosine")
@@ -39,6 +40,24 @@ KINDS = ("jaccard", "cosine")
 BLOCK_ENTRIES = 1 << 22
 #: The most co-consumed items whose part of X X^T is a dense (BLAS) product (catalogues of > 512 items).
 DENSE_ITEMS = 256
+
+
+def upper_block_range(blocks) -> tuple[float, float]:
+    """Smallest and largest value over :meth:`UserSimilarity.upper_blocks` (the pairs u < u' only).
+
+    >>> upper_block_range([(0, np.array([[0.0, 0.3, 0.5], [0.0, 0.0, 0.2]])), (2, np.array([[0.0]]))])
+    (0.2, 0.5)
+    """
+    lo, hi = np.inf, -np.inf
+    for _, block in blocks:
+        b = block.shape[0]
+        below = np.tril_indices(b)
+        block[:, :b][below] = np.inf
+        lo = min(lo, float(block.min()))
+        block[:, :b][below] = -np.inf
+        hi = max(hi, float(block.max()))
+        block[:, :b][below] = 0.0
+    return lo, hi
 
 
 def block_range(blocks) -> tuple[float, float]:
@@ -192,6 +211,41 @@ class UserSimilarity:
             block[rows, start + rows] = 0.0
             yield start, block
 
+    def upper_blocks(self, block_size: int | None = None):
+        """Yield ``(start, block)``: the pairs ``u < u'`` of rows ``start .. start + b``, as a dense
+        ``(b, m - start)`` float64 array over the columns ``start .. m - 1``.
+
+        Entries on or below the diagonal (``u' <= u``) are set to 0, so every unordered pair
+        appears exactly once over all blocks: half the work of :meth:`blocks`. The mask of
+        those entries is ``np.tril(np.ones((b, b), bool))`` in the block's first ``b`` columns.
+        """
+        m = self.n_users
+        step = self._rows_per_block(block_size)
+        if self.kind == "matrix":
+            for start in range(0, m, step):
+                block = self._matrix[start:start + step, start:]
+                block = block.toarray() if sp.issparse(block) else np.array(block, dtype=np.float64)
+                b = block.shape[0]
+                block[:, :b][np.tril_indices(b)] = 0.0
+                yield start, block
+            return
+        dense_part, sparse_part, sparse_t = self._split_items()
+        sizes = np.diff(self._history.indptr).astype(np.float64)
+        for start in range(0, m, step):
+            stop = min(start + step, m)
+            inter = (sparse_part[start:stop] @ sparse_t).toarray()[:, start:].astype(np.float64)
+            if dense_part is not None:
+                inter += dense_part[start:stop] @ dense_part[start:].T
+            if self.kind == "jaccard":
+                den = sizes[start:stop, None] + sizes[None, start:] - inter
+            else:
+                den = np.sqrt(sizes[start:stop, None] * sizes[None, start:])
+            block = np.divide(inter, den, out=inter, where=den > 0)
+            np.minimum(block, 1.0, out=block)
+            b = stop - start
+            block[:, :b][np.tril_indices(b)] = 0.0
+            yield start, block
+
     def _split_items(self):
         """The history split into its most co-consumed items (dense) and the rest (sparse, with its transpose)."""
         if getattr(self, "_split", None) is None:
@@ -248,7 +302,7 @@ class UserSimilarity:
     def offdiag_range(self, block_size: int | None = None) -> tuple[float, float]:
         """Smallest and largest similarity over the distinct pairs ``u != u'`` (one pass over the blocks)."""
         if getattr(self, "_range", None) is None:
-            self._range = block_range(self.blocks(block_size))
+            self._range = upper_block_range(self.upper_blocks(block_size))
         return self._range
 
     def dense(self) -> np.ndarray:
