@@ -394,3 +394,17 @@ def test_memory_stays_bounded_by_the_block():
         warnings.simplefilter("error")
         value = puf(np.random.default_rng(0).random(3000), source, minmax=True, block_size=100)
     assert 0 <= value <= 1
+
+
+@pytest.mark.parametrize("kind, loop", [("jaccard", ref.jaccard_sim), ("cosine", ref.cosine_sim)])
+def test_the_dense_popular_item_path_equals_the_loop(kind, loop):
+    """Catalogues of more than 256 items put the most co-consumed items through BLAS: same values."""
+    hist, _ = rf.synthetic.random_split(70, 700, relevant=2, history=40, seed=9)
+    sets = [row.indices.tolist() for row in hist]
+    source = UserSimilarity.from_history(hist, kind)
+    assert source._split_items()[0] is not None
+    raw = loop(sets)
+    np.testing.assert_allclose(source.dense() - np.eye(70), raw - np.diag(np.diag(raw)), atol=1e-12)
+    scores = np.random.default_rng(9).random(70)
+    assert puf(scores, UserSimilarity.from_history(hist, kind), minmax=True, block_size=8) == pytest.approx(
+        ref.puf(scores, ref.minmax_pairs(raw)), abs=1e-12)

@@ -27,8 +27,8 @@ only its min-max range needs one pass, cached per history as the paper computes 
 similarity once per dataset.
 
 Memory: a block holds at most :data:`~recfair.users.similarity.BLOCK_ENTRIES` = 4M pairs
-(32 MB of float64, about four such arrays alive in a pass), plus the most co-consumed 256
-items of the history as a dense ``m x 256`` array (184 MB at 90,000 users). The measured peak
+(32 MB of float64, about four such arrays alive in a pass), plus the most co-consumed 128
+items of the history as a dense float32 ``m x 128`` array (46 MB at 90,000 users). The measured peak
 RSS of ``benchmarks/bench_user.py`` at 90,000 users x 16,000 items (data included) is below 1 GB.
 """
 

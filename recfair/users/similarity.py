@@ -39,7 +39,7 @@ KINDS = ("jaccard", "cosine")
 #: Entries of the similarity matrix computed at once (one row block): 4M, 32 MB of float64.
 BLOCK_ENTRIES = 1 << 22
 #: The most co-consumed items whose part of X X^T is a dense (BLAS) product (catalogues of > 512 items).
-DENSE_ITEMS = 256
+DENSE_ITEMS = 128
 
 
 def upper_block_range(blocks) -> tuple[float, float]:
@@ -255,7 +255,7 @@ class UserSimilarity:
             if n_dense:
                 popular = np.argsort(-degree, kind="stable")[:n_dense]
                 rest = np.setdiff1d(np.arange(hist.shape[1]), popular)
-                dense_part = hist[:, popular].toarray().astype(np.float64)
+                dense_part = hist[:, popular].toarray().astype(np.float32)   # counts <= 128: exact
                 sparse_part = hist[:, rest].tocsr()
             else:
                 dense_part, sparse_part = None, hist
