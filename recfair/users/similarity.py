@@ -201,12 +201,7 @@ class UserSimilarity:
             inter = (sparse_part[start:stop] @ sparse_t).toarray().astype(np.float64)
             if dense_part is not None:
                 inter += dense_part[start:stop] @ dense_part.T
-            if self.kind == "jaccard":
-                den = sizes[start:stop, None] + sizes[None, :] - inter
-            else:
-                den = np.sqrt(sizes[start:stop, None] * sizes[None, :])
-            block = np.divide(inter, den, out=np.zeros_like(inter), where=den > 0)
-            np.minimum(block, 1.0, out=block)
+            block = self._finish(inter, sizes, start, stop, first_col=0)
             rows = np.arange(stop - start)
             block[rows, start + rows] = 0.0
             yield start, block
@@ -236,15 +231,24 @@ class UserSimilarity:
             inter = (sparse_part[start:stop] @ sparse_t).toarray()[:, start:].astype(np.float64)
             if dense_part is not None:
                 inter += dense_part[start:stop] @ dense_part[start:].T
-            if self.kind == "jaccard":
-                den = sizes[start:stop, None] + sizes[None, start:] - inter
-            else:
-                den = np.sqrt(sizes[start:stop, None] * sizes[None, start:])
-            block = np.divide(inter, den, out=inter, where=den > 0)
-            np.minimum(block, 1.0, out=block)
+            block = self._finish(inter, sizes, start, stop)
             b = stop - start
             block[:, :b][np.tril_indices(b)] = 0.0
             yield start, block
+
+    def _finish(self, inter, sizes, start, stop, first_col=None):
+        """Turn the intersection counts of rows ``start:stop`` x columns ``first_col:`` into similarities, in place."""
+        first_col = start if first_col is None else first_col
+        if self.kind == "jaccard":
+            den = np.add.outer(sizes[start:stop], sizes[first_col:])
+            den -= inter
+            np.maximum(den, 1.0, out=den)        # 0 only for two empty histories, whose intersection is 0
+            return np.divide(inter, den, out=inter)
+        if getattr(self, "_inv_norm", None) is None:
+            self._inv_norm = np.divide(1.0, np.sqrt(sizes), out=np.zeros_like(sizes), where=sizes > 0)
+        inter *= self._inv_norm[start:stop, None]
+        inter *= self._inv_norm[None, first_col:]
+        return np.minimum(inter, 1.0, out=inter)
 
     def _split_items(self):
         """The history split into its most co-consumed items (dense) and the rest (sparse, with its transpose)."""
