@@ -408,3 +408,20 @@ def test_the_dense_popular_item_path_equals_the_loop(kind, loop):
     scores = np.random.default_rng(9).random(70)
     assert puf(scores, UserSimilarity.from_history(hist, kind), minmax=True, block_size=8) == pytest.approx(
         ref.puf(scores, ref.minmax_pairs(raw)), abs=1e-12)
+
+
+def test_uf_item_cosine_paths_agree(monkeypatch):
+    """UF's dense item-cosine path (float64, float32 beyond 4,096 items) equals the two-sparse-products fallback."""
+    from recfair.users import measures as um
+
+    monkeypatch.setattr(um, "DENSE_ITEM_COSINE", 10 ** 6)
+    top, _, hist, n, _ = _random_case(4, 12)
+    dense = uf_details(top, history=hist, n_items=n)
+    hist2, _ = rf.synthetic.random_split(500, 6000, relevant=2, history=30, seed=5)
+    top2 = rf.synthetic.random_top_k(500, 6000, 20, seed=6)
+    assert np.unique(top2).size > 4096
+    dense2 = uf_details(top2, history=hist2, n_items=6000)
+    monkeypatch.setattr(um, "DENSE_ITEM_COSINE", 0)
+    assert uf_details(top, history=hist, n_items=n)["sum"] == pytest.approx(dense["sum"], abs=1e-12)
+    assert uf_details(top, history=hist, n_items=n)["sum"] == pytest.approx(ref.uf(top.tolist(), hist, n)[0], abs=1e-12)
+    assert uf_details(top2, history=hist2, n_items=6000)["sum"] == pytest.approx(dense2["sum"], rel=1e-5)

@@ -395,6 +395,24 @@ def _unit_item_vectors(vectors, items):
     return sub * np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)[:, None], norms == 0
 
 
+#: Up to this many distinct recommended items, UF keeps their cosine matrix (float64 up to 4,096 items,
+#: float32 beyond) and sums its rows per list; more items use two sparse products per block,
+#: :math:`(B_b V) V^\top`, which cost less than the ``m k r`` row sums of a large matrix.
+DENSE_ITEM_COSINE = 2048
+
+
+def _item_cosine(unit, unit_t, zero):
+    """Dense ``(r, r)`` cosine of the recommended items (float32 beyond 4,096 items), built in row blocks; diagonal 1."""
+    r = unit.shape[0]
+    out = np.empty((r, r), dtype=np.float64 if r <= 4096 else np.float32)   # float32: relative error ~1e-7
+    step = max(1, (1 << 22) // max(r, 1))
+    for start in range(0, r, step):
+        block = unit[start:start + step] @ unit_t
+        out[start:start + step] = block.toarray() if sp.issparse(block) else block
+    out[np.flatnonzero(zero), np.flatnonzero(zero)] = 1.0
+    return out
+
+
 def _cos_to_lists(lists_block, unit, unit_t, zero):
     r"""``(b, r)``: :math:`\sum_{i \in L_u} \cos(\vec i, \cdot)` for the block's users, as ``(B_b V) V^T``.
 
@@ -469,6 +487,7 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
     pos = pos.reshape(top.shape)
     unit, zero = _unit_item_vectors(vectors, items)
     unit_t = unit.T.tocsr() if sp.issparse(unit) else unit.T
+    item_cos = _item_cosine(unit, unit_t, zero) if items.size <= DENSE_ITEM_COSINE else None
     lists = sp.csr_matrix((np.ones(top.size), pos.ravel(), np.arange(0, top.size + 1, kk)), shape=(m, items.size))
     total, similar = 0.0, 0
     for start, block in source.upper_blocks(block_size):
@@ -477,7 +496,10 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
             continue
         rows, cols, vals = rows + start, cols + start, block[rows, cols]
         urows, local = np.unique(rows, return_inverse=True)
-        summed = _cos_to_lists(lists[urows], unit, unit_t, zero)   # sum_{i in L_u} cos(i, .) for the block's users
+        if item_cos is not None:                                  # sum_{i in L_u} cos(i, .) for the block's users
+            summed = lists[urows].astype(item_cos.dtype) @ item_cos     # same dtype: no copy of item_cos
+        else:
+            summed = _cos_to_lists(lists[urows], unit, unit_t, zero)
         cross = summed[local[:, None], pos[cols]].sum(axis=1)     # sum over i in L_u, i' in L_u'
         total += float(vals @ (1.0 - cross / kk ** 2))
         similar += rows.size
