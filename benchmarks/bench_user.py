@@ -12,6 +12,13 @@
 2. At a size where loops finish (``--small-users``): the same measures beside the direct loop
    transcriptions of each formula in ``tests/_reference.py`` (pair by pair, set by set); the values must
    agree and the ratio of the times is printed.
+
+Measured (2 cores shared with other jobs, load ~3.5; 90,000 x 16,000, k = 10, commit "in-place similarity"):
+PUF-cos 51 s for the first model (the min-max range pass over 4.05e9 pairs, once per dataset), then
+1.9 s per model (1.1 s without min-max); PUF-Jacc 59 s (one pass over all pairs, every model); SD 0.00 s;
+ME_user 1.4 s, MME_user 1.4 s, PEU 1.5 s; UF 353 s (two passes over all pairs plus the similar pairs'
+list distances); peak RSS < 1 GB (UF: 955 MB). Beside the loops at 300 users: PUF 60-160x, envy
+~900x, UF ~120x, all values equal.
 """
 
 from __future__ import annotations
