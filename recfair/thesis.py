@@ -492,3 +492,80 @@ def paper4_efficiency() -> pd.DataFrame:
     frame = frame.set_index(["quantity", "frontier"]).astype(float)
     frame.attrs["source"] = "thesis Ch. 5, table of the efficiency of the estimated frontier"
     return frame
+
+
+# ---------------------------------------------------------------------------------------------
+# Paper 5 (Ch. 6): individual user fairness (PUF and its baselines)
+# ---------------------------------------------------------------------------------------------
+
+__all__ += ["paper5_results", "paper5_times"]
+
+_P5_MODELS = ["U-KNN", "I-KNN", "BPR", "NMF", "MVAE", "NGCF", "NCL"]
+
+# Ch. 6, appendix table of the groundwork runs, Lastfm block (thesis lines 5962-6075), k = 10.
+# Rows as printed; the thesis's "ME" and "MME" rows are labelled as printed (see paper5_results).
+_P5_LASTFM = [
+    ("HR", 0.7102, 0.7647, 0.7729, 0.7424, 0.7783, 0.7707, 0.7930),
+    ("MRR", 0.4386, 0.4835, 0.4916, 0.4641, 0.4764, 0.4954, 0.5026),
+    ("P", 0.1532, 0.1721, 0.1782, 0.1649, 0.1758, 0.1779, 0.1840),
+    ("MAP", 0.1190, 0.1369, 0.1414, 0.1291, 0.1377, 0.1418, 0.1478),
+    ("R", 0.1899, 0.2180, 0.2238, 0.2069, 0.2241, 0.2236, 0.2342),
+    ("NDCG", 0.2167, 0.2450, 0.2520, 0.2334, 0.2473, 0.2530, 0.2611),
+    ("SD-P", 0.1485, 0.1529, 0.1538, 0.1505, 0.1518, 0.1527, 0.1552),
+    ("SD-NDCG", 0.2040, 0.2091, 0.2092, 0.2072, 0.2084, 0.2085, 0.2124),
+    ("Gini-P", 0.5146, 0.4768, 0.4668, 0.4889, 0.4654, 0.4642, 0.4554),
+    ("Gini-NDCG", 0.5213, 0.4789, 0.4678, 0.4953, 0.4735, 0.4646, 0.4581),
+    ("ME", 0.0897, 0.0827, 0.0904, 0.0983, 0.0973, 0.0897, 0.0886),
+    ("MME", 0.0025, 0.0017, 0.0020, 0.0025, 0.0020, 0.0021, 0.0019),
+    ("PEU", 0.6525, 0.6176, 0.6318, 0.6765, 0.6531, 0.6275, 0.6193),
+    ("UF", 0.6615, 0.6616, 0.6660, 0.6667, 0.6685, 0.6675, 0.6681),
+    ("PUF-Prec-Cos", 0.0097, 0.0100, 0.0100, 0.0096, 0.0098, 0.0099, 0.0100),
+    ("PUF-Prec-Jacc", 0.0073, 0.0075, 0.0075, 0.0073, 0.0074, 0.0075, 0.0076),
+    ("PUF-NDCG-Cos", 0.0134, 0.0137, 0.0136, 0.0132, 0.0135, 0.0135, 0.0136),
+    ("PUF-NDCG-Jacc", 0.0101, 0.0103, 0.0102, 0.0099, 0.0101, 0.0101, 0.0102),
+]
+
+# Ch. 6, table of the mean computation time per model in seconds (thesis lines 5768-5791);
+# None where the thesis prints "<0.01".
+_P5_TIMES = [
+    ("SD-P", None, 0.01, None, None), ("SD-NDCG", None, 0.02, 0.01, None),
+    ("Gini-P", None, 0.01, None, None), ("Gini-NDCG", None, 0.03, 0.02, None),
+    ("ME", 233.88, 1867.81, 871.17, 2020.60), ("MME", 233.91, 1867.88, 871.20, 2020.70),
+    ("PEU", 233.91, 1867.88, 871.20, 2020.70), ("UF", 1297.78, 873.52, 1020.16, 1358.52),
+    ("PUF-Prec-Cos", 5.30, 20.68, 4.00, 8.25), ("PUF-Prec-Jacc", 9.79, 35.63, 7.22, 15.65),
+    ("PUF-NDCG-Cos", 4.32, 16.01, 3.38, 6.72), ("PUF-NDCG-Jacc", 9.56, 35.10, 7.40, 15.19),
+]
+
+
+def paper5_results(dataset: str = "Lastfm") -> pd.DataFrame:
+    """Paper 5's groundwork table as printed for one dataset: measures x the seven models (k = 10).
+
+    Only the Lastfm block is transcribed (the other datasets are not used in the book). The
+    printed "ME" row is about 40x the printed "MME" row and cannot be the mean of the printed
+    max-envy; recomputed on Lastfm, the printed ME matches recfair's ``MME_user`` and the printed
+    MME matches ``ME_user`` (the labels appear swapped).
+
+    Examples
+    --------
+    >>> float(paper5_results().loc["PUF-NDCG-Jacc", "NMF"])
+    0.0099
+    """
+    if dataset != "Lastfm":
+        raise ValueError(f"only the Lastfm block of Paper 5's table is transcribed; got {dataset!r}.")
+    frame = pd.DataFrame(_P5_LASTFM, columns=["measure", *_P5_MODELS]).set_index("measure")
+    frame.attrs["source"] = "thesis Ch. 6, appendix table of the groundwork runs (Lastfm)"
+    return frame
+
+
+def paper5_times() -> pd.DataFrame:
+    """Paper 5's mean computation time per model (s) as printed: measure x dataset (NaN: printed "<0.01").
+
+    Examples
+    --------
+    >>> float(paper5_times().loc["PUF-NDCG-Cos", "Lastfm"])
+    4.32
+    """
+    frame = pd.DataFrame(_P5_TIMES, columns=["measure", "Lastfm", "QK-video", "ML-10M", "ML-20M"])
+    frame = frame.set_index("measure").astype(float)
+    frame.attrs["source"] = "thesis Ch. 6, table of the computation times (AMD EPYC 75F3)"
+    return frame
