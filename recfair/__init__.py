@@ -18,7 +18,7 @@ from __future__ import annotations
 import importlib
 
 from ._validation import UndefinedMeasureError, UndefinedMeasureWarning
-from .evaluate import evaluate, evaluate_per_user, evaluate_run
+from .evaluate import evaluate, evaluate_per_user, evaluate_run, evaluate_scores
 from .frames import from_frame, item_sets_from_frame, relevance_from_frame, to_frame
 from .item_exposure import (ai_disparity, fraction_satisfied, fraction_satisfied_corrected, gini_index,
                             gini_index_corrected, gini_index_weighted, gini_index_weighted_corrected,
@@ -30,6 +30,7 @@ from .joint import (ai_fairness, hellinger_distance, ii_fairness, ii_fairness_co
                     inequity_of_amortized_attention, inequity_of_amortized_attention_corrected,
                     item_better_off, item_better_off_corrected, item_worse_off, item_worse_off_corrected,
                     mean_max_envy)
+from .users import (gini_ind, mean_envy_user, mean_max_envy_user, peu, puf, sd_ind, uf, user_similarity)
 from .ranking import full_ranking, top_k_from_scores
 from .registry import ALL_MEASURES, REGISTRY
 from .spec import Bounds, Extremes, MeasureSpec
@@ -40,7 +41,7 @@ __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
 _LAZY = ("analysis", "bounds", "datasets", "examination", "frames", "item_exposure", "joint", "plotting", "ranking",
-         "recommenders", "registry", "relevance", "rerank", "spec", "symbolic", "synthetic", "thesis", "widgets")
+         "recommenders", "registry", "relevance", "rerank", "spec", "symbolic", "synthetic", "thesis", "users", "widgets")
 
 
 def __getattr__(name):
@@ -51,7 +52,7 @@ def __getattr__(name):
 
 __all__ = [
     "ALL_MEASURES", "REGISTRY", "Bounds", "Extremes", "MeasureSpec", "Run", "UndefinedMeasureError",
-    "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_per_user", "evaluate_run",
+    "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_per_user", "evaluate_run", "evaluate_scores",
     "from_frame", "full_ranking", "hit_rate", "item_sets_from_frame", "mrr", "ndcg", "precision",
     "recall", "relevance_from_frame", "to_frame", "top_k_from_scores",
     # Part I, Paper 1: exposure-based individual item fairness (recfair.item_exposure)
@@ -65,4 +66,6 @@ __all__ = [
     "individual_fairness_disparity_mul_corrected", "inequity_of_amortized_attention",
     "inequity_of_amortized_attention_corrected", "item_better_off", "item_better_off_corrected", "item_worse_off",
     "item_worse_off_corrected", "mean_max_envy",
+    # Part IV, Paper 5: individual user fairness (recfair.users)
+    "gini_ind", "mean_envy_user", "mean_max_envy_user", "peu", "puf", "sd_ind", "uf", "user_similarity",
 ]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Iterable
 
 import numpy as np
@@ -11,7 +12,7 @@ from ._validation import check_on_undefined, undefined
 from .registry import ALL_MEASURES, get
 from .run import Run
 
-__all__ = ["evaluate", "evaluate_per_user", "evaluate_run"]
+__all__ = ["evaluate", "evaluate_per_user", "evaluate_run", "evaluate_scores"]
 
 
 def _measure_list(measures) -> list[str]:
@@ -175,3 +176,62 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
         if n_undefined and on_undefined != "nan":
             undefined(name, f"{n_undefined} of {run.n_users} users have no defined value (NaN)", on_undefined)
     return frame
+
+
+def _scores_options(spec) -> set[str]:
+    params = inspect.signature(spec.from_scores).parameters
+    return {name for name, p in params.items() if p.kind is p.KEYWORD_ONLY} - {"similarity", "on_undefined"}
+
+
+def evaluate_scores(scores, measures, *, similarity=None, on_undefined: str = "warn", **options) -> dict[str, float]:
+    """Compute user-fairness measures from per-user effectiveness values alone; returns ``{name: score}``.
+
+    Researchers often have only each user's score (e.g. NDCG@10 per user), not the lists. The
+    measures that can be computed from those (their registry record has ``from_scores``: PUF,
+    SD_ind, Gini_ind) are dispatched by name; the envy measures and UF need the lists
+    (:func:`evaluate`).
+
+    Parameters
+    ----------
+    scores : array-like of float, shape (m,)
+        One effectiveness value per user, :math:`S(u)` (in [0, 1] for PUF); NaN = undefined user.
+    measures : str or list of str
+        Canonical names, e.g. ``["PUF", "SD_ind"]``.
+    similarity : array-like or scipy.sparse (m, m), optional
+        Symmetric user similarity in [0, 1] (PUF needs it; e.g.
+        :func:`recfair.users.user_similarity` of the users' history, ``minmax=True``).
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        What an undefined measure gives: NaN with a warning, NaN, or an error.
+    **options
+        Parameters of the requested measures' score versions (PUF: ``normalization``,
+        ``minmax``, ``block_size``).
+
+    Returns
+    -------
+    dict of str to float
+
+    Examples
+    --------
+    >>> sim = [[1, .5, 0], [.5, 1, 1], [0, 1, 1]]
+    >>> {name: round(value, 4) for name, value in evaluate_scores([0.2, 0.6, 0.6], ["PUF", "SD_ind"],
+    ...                                                           similarity=sim).items()}
+    {'PUF': 0.0667, 'SD_ind': 0.1886}
+    """
+    check_on_undefined(on_undefined)
+    names = _measure_list(measures)
+    specs = [get(name) for name in names]
+    no_scores = [s.key for s in specs if s.from_scores is None]
+    if no_scores:
+        able = ", ".join(s.key for s in ALL_MEASURES if s.from_scores is not None)
+        raise ValueError(f"{no_scores} cannot be computed from per-user scores alone (they need the lists: use "
+                         f"recfair.evaluate); measures that can: {able}.")
+    known = {opt for spec in specs for opt in _scores_options(spec)}
+    unknown = sorted(set(options) - known)
+    if unknown:
+        raise ValueError(f"option(s) {unknown} are not parameters of the requested measures computed from scores "
+                         f"(their parameters: {sorted(known) or 'none'}).")
+    out = {}
+    for spec in specs:
+        own = {o: v for o, v in options.items() if o in _scores_options(spec)}
+        out[spec.key] = float(spec.from_scores(scores, similarity=similarity, on_undefined=on_undefined, **own))
+    return out

@@ -16,19 +16,20 @@ from . import relevance as _relevance
 from .item_exposure import records as _item_exposure
 from .joint import records as _joint
 from .pareto import records as _pareto
+from .users import records as _users
 from .spec import Bounds, Extremes, MeasureSpec
 
 __all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGISTRY", "get", "names", "table", "with_directions"]
 
 
-#: Every measure, in the book's order (the relevance measures, then Parts I, II and III).
+#: Every measure, in the book's order (the relevance measures, then Parts I, II, III and IV).
 ALL_MEASURES: tuple[MeasureSpec, ...] = (_relevance.RECORDS + _item_exposure.RECORDS + _joint.RECORDS
-                                         + _pareto.RECORDS)
+                                         + _pareto.RECORDS + _users.RECORDS)
 
 REGISTRY: dict[str, MeasureSpec] = {s.key: s for s in ALL_MEASURES}
 
 #: The book part of each family (the library's subpackage of the same name holds it).
-PARTS = {"relevance": "Foundations", "item_exposure": "I", "joint": "II", "pareto": "III"}
+PARTS = {"relevance": "Foundations", "item_exposure": "I", "joint": "II", "pareto": "III", "users": "IV"}
 
 
 def get(name: str) -> MeasureSpec:

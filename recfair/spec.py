@@ -78,6 +78,10 @@ class MeasureSpec:
     guidelines : Paper 3's marks on the guideline factors (:mod:`recfair.joint.guidelines`), joint measures only.
     graded : whether the measure accepts graded relevance (``relevance=``); the others need
         binary relevance (or none at all).
+    from_scores : optional ``from_scores(scores, *, similarity=None, on_undefined=..., **options) -> float``:
+        the measure computed from per-user effectiveness values alone (one value per user), for
+        researchers who have only those; what :func:`recfair.evaluate_scores` dispatches to
+        (Part IV's PUF, SD_ind, Gini_ind). ``similarity`` is a users x users matrix.
 
     Examples
     --------
@@ -109,6 +113,7 @@ class MeasureSpec:
     chapter: str | None = None
     guidelines: tuple[str, ...] | None = None
     graded: bool = False
+    from_scores: Callable | None = None
 
     @property
     def direction(self) -> str:

@@ -450,3 +450,125 @@ def greedy_substitution(scores, k, k_prime, beta=0.05, fraction=0.25):
             continue
         ranking[u][p_i], ranking[u][p_ip] = ip, i
     return np.array(ranking)
+
+
+# ============================================================================ Part IV (Paper 5)
+# Users are 0..m-1; ``hist`` and ``rel`` are lists of item sets, ``top`` a list of lists.
+
+
+def jaccard_sim(hist):
+    """Eq. PUF_eq:jacc, pair by pair (0/0 read as 0)."""
+    m = len(hist)
+    out = np.zeros((m, m))
+    for u in range(m):
+        for v in range(m):
+            a, b = set(hist[u]), set(hist[v])
+            out[u, v] = len(a & b) / len(a | b) if a | b else 0.0
+    return out
+
+
+def cosine_sim(hist):
+    """Cosine of the binary history vectors, pair by pair (0 for an empty history)."""
+    m = len(hist)
+    out = np.zeros((m, m))
+    for u in range(m):
+        for v in range(m):
+            a, b = set(hist[u]), set(hist[v])
+            out[u, v] = len(a & b) / math.sqrt(len(a) * len(b)) if a and b else 0.0
+    return out
+
+
+def minmax_pairs(sim):
+    """Min-max over the off-diagonal entries (unchanged when they are all equal)."""
+    sim = np.array(sim, dtype=float)
+    m = len(sim)
+    vals = [sim[u, v] for u in range(m) for v in range(m) if u != v]
+    lo, hi = min(vals), max(vals)
+    return sim if hi == lo else (sim - lo) / (hi - lo)
+
+
+def puf(scores, sim, printed=False):
+    """Eq. PUF (lines 5702-5706): the printed 2/(m(m-1)) over ordered pairs, halved unless ``printed``."""
+    m = len(scores)
+    total = 0.0
+    for u in range(m):
+        for v in range(m):
+            if u != v:
+                total += sim[u][v] * abs(scores[u] - scores[v])
+    printed_value = 2.0 / (m * (m - 1)) * total
+    return printed_value if printed else printed_value / 2
+
+
+def sd(scores):
+    """Population SD."""
+    mean = sum(scores) / len(scores)
+    return math.sqrt(sum((x - mean) ** 2 for x in scores) / len(scores))
+
+
+def gini_users(scores):
+    """Sorted-ascending Gini (P6's formula); None when every score is 0."""
+    x = sorted(scores)
+    n = len(x)
+    if sum(x) == 0:
+        return None
+    return sum((2 * (j + 1) - n - 1) * x[j] for j in range(n)) / (n * sum(x))
+
+
+def phi(u, list_of_v, rel, k, ideal=False):
+    """Corrected utility (Eq. PUF_eq:phi-our) with u's own denominator: |L ∩ R_u| / k (or / min(k, |R_u|))."""
+    den = min(k, len(rel[u])) if ideal else k
+    return sum(1 for i in list_of_v if i in set(rel[u])) / den if den else 0.0
+
+
+def envy(u, v, top, rel, k, ideal=False):
+    """Eq. PUF_eq:envy."""
+    return max(phi(u, top[v], rel, k, ideal) - phi(u, top[u], rel, k, ideal), 0.0)
+
+
+def mean_envy(top, rel, k, printed=False, ideal=False):
+    """ME: the printed 2/(m(m-1)) sum over ordered pairs, halved unless ``printed`` (= mean over ordered pairs)."""
+    m = len(top)
+    total = sum(envy(u, v, top, rel, k, ideal) for u in range(m) for v in range(m) if v != u)
+    value = 2.0 / (m * (m - 1)) * total
+    return value if printed else value / 2
+
+
+def mean_max_envy_users(top, rel, k, ideal=False):
+    """MME (Do et al.): mean over users of the max envy over every user."""
+    m = len(top)
+    return sum(max(envy(u, v, top, rel, k, ideal) for v in range(m)) for u in range(m)) / m
+
+
+def peu(top, rel, k, eps=0.05, ideal=False):
+    """PEU: share of users whose max envy exceeds eps."""
+    m = len(top)
+    return sum(1 for u in range(m) if max(envy(u, v, top, rel, k, ideal) for v in range(m)) > eps) / m
+
+
+def uf(top, hist, n_items, sim=None, item_vectors=None):
+    """Eqs. PUF_eq:UF and d_L_UF, gamma=1: unordered pairs, t = mean + population SD, log base m(m-1)/2."""
+    m, k = len(top), len(top[0])
+    sim = jaccard_sim(hist) if sim is None else np.asarray(sim, dtype=float)
+    if item_vectors is None:
+        item_vectors = np.zeros((n_items, m))
+        for u in range(m):
+            for i in hist[u]:
+                item_vectors[i, u] = 1.0
+    vec = np.asarray(item_vectors, dtype=float)
+
+    def d_cos(i, j):
+        if i == j:
+            return 0.0
+        ni, nj = np.linalg.norm(vec[i]), np.linalg.norm(vec[j])
+        return 1.0 - (float(vec[i] @ vec[j]) / (ni * nj) if ni > 0 and nj > 0 else 0.0)
+
+    pairs = [(u, v) for u in range(m) for v in range(u + 1, m)]
+    vals = [sim[u, v] for u, v in pairs]
+    mean = sum(vals) / len(vals)
+    t = mean + math.sqrt(sum((x - mean) ** 2 for x in vals) / len(vals))
+    total = 0.0
+    for u, v in pairs:
+        if sim[u, v] >= t:
+            d_l = sum(d_cos(i, j) for i in top[u] for j in top[v]) / k ** 2
+            total += sim[u, v] * d_l
+    return total, (math.log(total) / math.log(len(pairs)) if total > 0 else -math.inf)

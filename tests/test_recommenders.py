@@ -222,16 +222,41 @@ def test_als_result_does_not_depend_on_threads():
     np.testing.assert_array_equal(one.user_factors_, two.user_factors_)
 
 
-@pytest.mark.parametrize("name", ["bpr", "als", "itemknn", "ease"])
+@pytest.mark.parametrize("name", ["bpr", "als", "itemknn", "userknn", "ease"])
 def test_models_beat_random_on_planted_groups(name):
     split = planted_split()
     users, relevant, history = split.test_users, split.relevant(), split.history()
     train = split.matrix("train")
     rand = hit_rate(recommend(Random().fit(train), users, 2, history), relevant=relevant)
-    params = {"itemknn": {"k_neighbours": 10}, "ease": {"reg": 10.0}}.get(name, FAST.get(name, {}))
+    params = {"itemknn": {"k_neighbours": 10}, "userknn": {"k_neighbours": 10}, "ease": {"reg": 10.0}}.get(name, FAST.get(name, {}))
     model = make_model(name, **params).fit(train)
     hr = hit_rate(recommend(model, users, 2, history), relevant=relevant)
     assert hr >= 0.9 and hr > rand + 0.4, (name, hr, rand)
+
+
+# ---- UserKNN ---------------------------------------------------------------------------
+def test_userknn_matches_a_loop_over_users_and_blocks_do_not_matter():
+    from recfair.recommenders import UserKNN
+
+    rng = np.random.default_rng(5)
+    train = sp.csr_matrix((rng.random((30, 12)) < 0.3).astype(float))
+    X = train.toarray()
+    for k_nb, shrink in ((3, 0.0), (100, 2.0)):
+        model = UserKNN(k_neighbours=k_nb, shrink=shrink).fit(train)
+        got = model.score(np.arange(30))
+        for u in range(30):
+            sims = []
+            for v in range(30):
+                den = np.linalg.norm(X[u]) * np.linalg.norm(X[v]) + shrink
+                sims.append(0.0 if v == u or den == 0 else X[u] @ X[v] / den)
+            order = sorted(range(30), key=lambda v: (-sims[v], v))[:k_nb]
+            expected = sum(sims[v] * X[v] for v in order if sims[v] > 0)
+            np.testing.assert_allclose(got[u], expected, atol=1e-12)
+        np.testing.assert_allclose(UserKNN(k_neighbours=k_nb, shrink=shrink, block_size=4).fit(train).score(
+            np.arange(30)), got)
+    with pytest.raises(ValueError, match="k_neighbours"):
+        UserKNN(k_neighbours=0)
+    assert make_model("UserKNN").get_params()["shrink"] == 0.0
 
 
 # ---- validation ------------------------------------------------------------------------
@@ -283,7 +308,7 @@ def test_bad_inputs():
 
 
 def test_registry_defaults():
-    assert set(available_models()) == {"pop", "random", "itemknn", "bpr", "als", "ease"}
+    assert set(available_models()) == {"pop", "random", "itemknn", "userknn", "bpr", "als", "ease"}
     assert default_params("ItemKNN")["k_neighbours"] == 100 and default_params("itemknn")["shrink"] == 10
     assert default_params("ease")["reg"] == 500
     bpr = default_params("bpr")

@@ -1,10 +1,11 @@
 """Recommenders that produce the runs the fairness measures are computed on.
 
-Six models share one scikit-learn-like interface (``Model(**params, seed=2020)``,
+Seven models share one scikit-learn-like interface (``Model(**params, seed=2020)``,
 ``fit(train) -> self``, ``score(users) -> (len(users), n_items)`` float64):
 
 * :class:`Pop` -- item popularity; :class:`Random` -- seeded uniform scores;
 * :class:`ItemKNN` -- item-item cosine neighbourhoods (Deshpande & Karypis, 2004);
+* :class:`UserKNN` -- user-user cosine neighbourhoods (Resnick et al., 1994; Paper 5's U-KNN);
 * :class:`EASE` -- closed-form shallow autoencoder (Steck, 2019);
 * :class:`BPR` and :class:`ALS` -- matrix factorisation via the ``implicit`` library.
 
@@ -25,7 +26,7 @@ array([[2, 3],
 
 from ._base import NotFittedError, Recommender, recommend
 from .factorization import ALS, BPR
-from .models import EASE, ItemKNN, Pop, Random
+from .models import EASE, ItemKNN, Pop, Random, UserKNN
 from .registry import MODELS, available_models, default_params, get_model_class, make_model
 from .runs import (
     CACHE_VERSION,
@@ -41,7 +42,7 @@ from .runs import (
 
 __all__ = [
     "Recommender", "NotFittedError", "recommend",
-    "Pop", "Random", "ItemKNN", "EASE", "BPR", "ALS",
+    "Pop", "Random", "ItemKNN", "UserKNN", "EASE", "BPR", "ALS",
     "MODELS", "available_models", "default_params", "get_model_class", "make_model",
     "RecRun", "produce_run", "produce_runs", "clear_cache", "default_cache_dir",
     "run_cache_key", "split_fingerprint", "RunCacheWarning", "CACHE_VERSION",

@@ -8,6 +8,7 @@ name       defaults
 pop        --
 random     seed=2020
 itemknn    k_neighbours=100, shrink=10
+userknn    k_neighbours=100, shrink=0 (plain cosine, Paper 5's U-KNN)
 bpr        factors=64, learning_rate=0.01, regularization=0.01, iterations=100
 als        factors=64, regularization=0.05, iterations=15, alpha=1
 ease       reg=500
@@ -18,7 +19,7 @@ from __future__ import annotations
 
 from ._base import Recommender
 from .factorization import ALS, BPR
-from .models import EASE, ItemKNN, Pop, Random
+from .models import EASE, ItemKNN, Pop, Random, UserKNN
 
 __all__ = ["MODELS", "available_models", "get_model_class", "make_model", "default_params"]
 
@@ -27,6 +28,7 @@ MODELS: dict[str, type[Recommender]] = {
     "pop": Pop,
     "random": Random,
     "itemknn": ItemKNN,
+    "userknn": UserKNN,
     "bpr": BPR,
     "als": ALS,
     "ease": EASE,
