@@ -1,0 +1,1 @@
+"""Free-text (LLM) recommendations matched to test titles (thesis Paper 6)."""
