@@ -242,7 +242,8 @@ def _power_mean(values: np.ndarray, weights: np.ndarray, epsilon: float) -> floa
     if epsilon > 1.0 and (values[w > 0] == 0).any():
         return 0.0
     r = 1.0 - epsilon
-    return float((w * np.power(values, r, where=w > 0, out=np.zeros_like(values))).sum() ** (1.0 / r))
+    with np.errstate(over="ignore"):          # tiny values with epsilon > 1: the power mean tends to 0
+        return float((w * np.power(values, r, where=w > 0, out=np.zeros_like(values))).sum() ** (1.0 / r))
 
 
 def _group_edes(g: _Grouped, epsilon: float) -> np.ndarray:
@@ -259,8 +260,9 @@ def _group_edes(g: _Grouped, epsilon: float) -> np.ndarray:
         r = 1.0 - epsilon
         if epsilon > 1.0:
             has_zero = np.add.reduceat((x == 0).astype(np.float64), g.starts) > 0
-            powered = np.power(np.where(x > 0, x, 1.0), r)
-            ede = (np.add.reduceat(powered, g.starts) / g.sizes) ** (1.0 / r)
+            with np.errstate(over="ignore"):
+                powered = np.power(np.where(x > 0, x, 1.0), r)
+                ede = (np.add.reduceat(powered, g.starts) / g.sizes) ** (1.0 / r)
             ede = np.where(has_zero, 0.0, ede)
         else:
             ede = (np.add.reduceat(np.power(x, r), g.starts) / g.sizes) ** (1.0 / r)

@@ -8,8 +8,9 @@ recommended title is a hit when its TF-IDF vector of character 3-grams has cosin
 Text is cleaned before the n-grams are taken: accents are removed (NFKD), letters are lowercased,
 every character that is neither a letter, a digit nor white space is deleted and runs of white
 space become one space. The 3-grams are taken inside each word (an n-gram with a space is
-dropped). A title without any 3-gram (every word shorter than three characters, e.g. "Up")
-matches only a test title that cleans to the same text.
+dropped), so words shorter than three characters carry nothing: "Rocky II" and "Rocky V" have
+the same vector. A title without any 3-gram (every word shorter than three characters, e.g.
+"Up") matches only a test title that cleans to the same text.
 
 TF-IDF: raw n-gram counts times the smoothed inverse document frequency
 :math:`\ln\frac{1 + D}{1 + \mathrm{df}} + 1` over the :math:`D` distinct titles of ``corpus``
