@@ -282,6 +282,18 @@ def test_group_measures_dict():
                                       "SD_within", "Gini_within", "Atk_within", "Atk_ind"]
     for name, f in G.GROUP_MEASURES.items():
         assert f(TOY, TOY_GROUPS) == pytest.approx(G.evaluate_groups(TOY, TOY_GROUPS, [name])[name], rel=1e-12)
+        assert "on_undefined" in G.OPTIONS[name]
+        assert f(TOY, TOY_GROUPS, on_undefined="raise") == f(TOY, TOY_GROUPS)
+    assert set(G.RANGES) == set(G.GROUP_MEASURES) and G.HIGHER_IS_FAIRER == {"Min_group"}
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_values_stay_in_their_ranges(seed):
+    rng = np.random.default_rng(100 + seed)
+    x, labels, _ = _random_grouping(rng, int(rng.integers(2, 30)), int(rng.integers(1, 80)), zeros=0.5)
+    for name, value in G.evaluate_groups(x, labels, on_undefined="nan").items():
+        lo, hi = G.RANGES[name]
+        assert math.isnan(value) or lo - 1e-12 <= value <= hi + 1e-12, name
 
 
 # ============================================================================ groupings

@@ -12,8 +12,9 @@ accept ML-1M's integer codes and ML-100K's raw ages and occupation names alike.
 >>> import pandas as pd
 >>> users = pd.DataFrame({"gender": ["M", "F", "M", "F"], "age": [23, 35, 61, 30],
 ...                       "occupation": ["student", "engineer", "retired", "writer"]})
->>> movielens_groups(users).to_dict("list")
-{'gender': ['M', 'F', 'M', 'F'], 'age': ['18-24', '25-49', '50+', '25-49'], 'occupation': ['non-working', 'working', 'non-working', 'working']}
+>>> movielens_groups(users).to_dict("list")  # doctest: +NORMALIZE_WHITESPACE
+{'gender': ['M', 'F', 'M', 'F'], 'age': ['18-24', '25-49', '50+', '25-49'],
+ 'occupation': ['non-working', 'working', 'non-working', 'working']}
 """
 
 from __future__ import annotations

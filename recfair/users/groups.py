@@ -31,6 +31,8 @@ Values with no definition (e.g. the Gini of all-zero scores) follow the library'
 
 from __future__ import annotations
 
+import inspect
+import math
 import numbers
 from dataclasses import dataclass
 
@@ -43,6 +45,7 @@ __all__ = [
     "min_group", "range_group", "sd_group", "mad_group", "gini_group", "cv_group", "fstat_group", "kl_group",
     "gce_group", "atk_group", "sd_within", "gini_within", "atk_within", "atk_ind", "atkinson_decomposition",
     "AtkinsonDecomposition", "group_sizes", "group_means", "encode_groups", "evaluate_groups", "GROUP_MEASURES",
+    "OPTIONS", "RANGES", "HIGHER_IS_FAIRER",
 ]
 
 
@@ -277,7 +280,7 @@ def _shares(g: _Grouped) -> np.ndarray:
 # ============================================================================ between groups
 
 
-def min_group(scores, groups, *, q: float = 0.25) -> float:
+def min_group(scores, groups, *, q: float = 0.25, on_undefined: str = "warn") -> float:
     r"""Min: the mean of the group means at or below their first quartile (higher is fairer).
 
     .. math::
@@ -302,6 +305,7 @@ def min_group(scores, groups, *, q: float = 0.25) -> float:
     >>> round(min_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
     0.275
     """
+    check_on_undefined(on_undefined)
     if isinstance(q, bool) or not isinstance(q, numbers.Real) or not 0 <= q <= 1:
         raise ValueError(f"q must be a number in [0, 1], got {q!r}.")
     m = _group(scores, groups).means
@@ -309,7 +313,7 @@ def min_group(scores, groups, *, q: float = 0.25) -> float:
     return float(m[m <= threshold].mean())
 
 
-def range_group(scores, groups) -> float:
+def range_group(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""Range: the largest minus the smallest group mean (lower is fairer).
 
     .. math::
@@ -324,11 +328,12 @@ def range_group(scores, groups) -> float:
     >>> round(range_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
     0.225
     """
+    check_on_undefined(on_undefined)
     m = _group(scores, groups).means
     return float(m.max() - m.min())
 
 
-def sd_group(scores, groups) -> float:
+def sd_group(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""SD between groups: the population standard deviation of the group means (lower is fairer).
 
     .. math::
@@ -344,6 +349,7 @@ def sd_group(scores, groups) -> float:
     >>> round(sd_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
     0.0944
     """
+    check_on_undefined(on_undefined)
     m = _group(scores, groups).means
     return float(np.std(m))
 
@@ -404,7 +410,8 @@ def cv_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     .. math::
 
-        \mathrm{CV} = \frac{\mathrm{SD}(\bar g_1, \dots, \bar g_{N'})}{\operatorname{mean}(\bar g_1, \dots, \bar g_{N'})}
+        \mathrm{CV} = \frac{\mathrm{SD}(\bar g_1, \dots, \bar g_{N'})}
+        {\operatorname{mean}(\bar g_1, \dots, \bar g_{N'})}
 
     Population SD over the unweighted mean of the means. Needs non-negative scores. Range:
     :math:`[0, \sqrt{N'-1}]`. Undefined when every group mean is 0.
@@ -551,7 +558,8 @@ def atk_group(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn
 
         f(g_j) = \Bigl(\tfrac{1}{|g_j|}\textstyle\sum_\ell x_{j,\ell}^{1-\varepsilon}\Bigr)^{\frac{1}{1-\varepsilon}},
         \qquad
-        \mathrm{Atk}_{group} = 1 - \frac{\bigl(\sum_j \frac{|g_j|}{N} f(g_j)^{1-\varepsilon}\bigr)^{\frac{1}{1-\varepsilon}}}
+        \mathrm{Atk}_{group} = 1 - \frac{\bigl(\sum_j \frac{|g_j|}{N}
+        f(g_j)^{1-\varepsilon}\bigr)^{\frac{1}{1-\varepsilon}}}
         {\sum_j \frac{|g_j|}{N} f(g_j)}
 
     The size-weighted mean is what makes :func:`atkinson_decomposition` exact (an unweighted
@@ -590,7 +598,7 @@ def _atk_between(g: _Grouped, epsilon: float, on_undefined: str) -> float:
 # ============================================================================ within groups and individual
 
 
-def sd_within(scores, groups) -> float:
+def sd_within(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""SD within groups: the groups' population SDs weighted by their share of total effectiveness (lower is fairer).
 
     .. math::
@@ -607,6 +615,7 @@ def sd_within(scores, groups) -> float:
     >>> round(sd_within([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
     0.3408
     """
+    check_on_undefined(on_undefined)
     g = _group(scores, groups, nonnegative=True, measure="SD_within")
     if g.sums.sum() == 0:
         return 0.0
@@ -648,7 +657,7 @@ def gini_within(scores, groups, *, on_undefined: str = "warn") -> float:
     return float((_shares(g) * gini).sum())
 
 
-def atk_within(scores, groups, *, epsilon: float = 0.5) -> float:
+def atk_within(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
     r"""Atkinson within groups: the groups' Atkinson indices weighted by their share of total effectiveness.
 
     .. math::
@@ -666,6 +675,7 @@ def atk_within(scores, groups, *, epsilon: float = 0.5) -> float:
     >>> round(atk_within([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
     0.3365
     """
+    check_on_undefined(on_undefined)
     epsilon = _check_epsilon(epsilon)
     g = _group(scores, groups, nonnegative=True, measure="Atk_within")
     return _atk_within(g, epsilon)
@@ -682,12 +692,13 @@ def _atk_within(g: _Grouped, epsilon: float) -> float:
     return float((_shares(g) * atk).sum())
 
 
-def atk_ind(scores, *, epsilon: float = 0.5) -> float:
+def atk_ind(scores, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
     r"""Atkinson index of the individual users' scores (lower is fairer).
 
     .. math::
 
-        \mathrm{Atk}_{ind} = 1 - \frac{1}{\bar x}\Bigl(\frac1N \sum_{i=1}^N x_i^{1-\varepsilon}\Bigr)^{\frac{1}{1-\varepsilon}}
+        \mathrm{Atk}_{ind} = 1 - \frac{1}{\bar x}
+        \Bigl(\frac1N \sum_{i=1}^N x_i^{1-\varepsilon}\Bigr)^{\frac{1}{1-\varepsilon}}
 
     ε = 0.5 in the thesis; ε = 1 uses the geometric mean. Needs non-negative scores. Range:
     [0, 1]; 0 when every score is 0 (the thesis's definition; the published code gives NaN) and
@@ -705,6 +716,7 @@ def atk_ind(scores, *, epsilon: float = 0.5) -> float:
     >>> atk_ind([0.0, 0.0])
     0.0
     """
+    check_on_undefined(on_undefined)
     epsilon = _check_epsilon(epsilon)
     x = _check_scores(scores, nonnegative=True, measure="Atk_ind")
     return _atk_ind(x, epsilon)
@@ -771,6 +783,11 @@ def atkinson_decomposition(scores, groups, *, epsilon: float = 0.5,
 # ============================================================================ all at once
 
 
+def _atk_ind_of(scores, groups=None, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
+    """:func:`atk_ind` with the measures' common signature (``groups`` is ignored)."""
+    return atk_ind(scores, epsilon=epsilon, on_undefined=on_undefined)
+
+
 #: Canonical name -> function ``f(scores, groups, **options)`` (``Atk_ind`` ignores ``groups``).
 GROUP_MEASURES = {
     "Min_group": min_group,
@@ -786,15 +803,19 @@ GROUP_MEASURES = {
     "SD_within": sd_within,
     "Gini_within": gini_within,
     "Atk_within": atk_within,
-    "Atk_ind": lambda scores, groups=None, **options: atk_ind(scores, **options),
+    "Atk_ind": _atk_ind_of,
 }
 
-#: Which options each measure takes (the rest are ignored by :func:`evaluate_groups`).
-OPTIONS = {
-    "Min_group": ("q",), "MAD_group": ("on_undefined",), "Gini_group": ("on_undefined",),
-    "CV_group": ("on_undefined",), "FStat_group": ("on_undefined",), "KL_group": ("on_undefined",),
-    "GCE_group": ("beta", "lam", "c", "on_undefined"), "Atk_group": ("epsilon", "on_undefined"),
-    "Gini_within": ("on_undefined",), "Atk_within": ("epsilon",), "Atk_ind": ("epsilon",),
+#: Which keyword options each measure takes (:func:`evaluate_groups` passes each only these).
+OPTIONS = {name: tuple(p.name for p in inspect.signature(f).parameters.values() if p.kind is p.KEYWORD_ONLY)
+           for name, f in GROUP_MEASURES.items()}
+
+#: The range of each measure for scores in [0, 1] (CV is at most sqrt(N' - 1); Gini at most (N - 1)/N).
+RANGES = {
+    "Min_group": (0.0, 1.0), "Range_group": (0.0, 1.0), "SD_group": (0.0, 0.5), "MAD_group": (0.0, 1.0),
+    "Gini_group": (0.0, 1.0), "CV_group": (0.0, math.inf), "FStat_group": (0.0, math.inf),
+    "KL_group": (0.0, math.inf), "GCE_group": (0.0, math.inf), "Atk_group": (0.0, 1.0),
+    "SD_within": (0.0, 0.5), "Gini_within": (0.0, 1.0), "Atk_within": (0.0, 1.0), "Atk_ind": (0.0, 1.0),
 }
 
 #: Higher is fairer for these; lower is fairer for every other measure here.
@@ -838,7 +859,6 @@ def evaluate_groups(scores, groups, measures=None, **options) -> dict[str, float
     g = _group(x, groups)
     out = {}
     for name in names:
-        kwargs = {k: v for k, v in options.items() if k in OPTIONS.get(name, ())}
-        out[name] = GROUP_MEASURES[name](x if name == "Atk_ind" else None, g, **kwargs) if name != "Atk_ind" \
-            else atk_ind(x, **kwargs)
+        kwargs = {k: v for k, v in options.items() if k in OPTIONS[name]}
+        out[name] = atk_ind(x, **kwargs) if name == "Atk_ind" else GROUP_MEASURES[name](None, g, **kwargs)
     return out
