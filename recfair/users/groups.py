@@ -39,6 +39,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from .._docs import ON_UNDEFINED, doc_filler
 from .._validation import check_on_undefined, undefined
 
 __all__ = [
@@ -50,6 +51,17 @@ __all__ = [
 
 
 # ============================================================================ input checks and grouping
+
+_DOCS = {
+    "<<scores>>": """scores : array-like of float, shape (n_users,)
+        One effectiveness value per user (e.g. per-user NDCG@10), finite.""",
+    "<<groups>>": """groups : array-like, shape (n_users,), or pandas.DataFrame
+        One group label per user, or one column per sensitive attribute (the groups are then the
+        non-empty intersections of all columns). Missing labels are an error.""",
+    "<<epsilon>>": """epsilon : float > 0, default=0.5
+        Atkinson's inequality aversion (0.5 in the thesis; 1 uses geometric means).""",
+    "<<on_undefined>>": ON_UNDEFINED,
+}
 
 
 def _check_scores(scores, *, nonnegative: bool = False, measure: str = "") -> np.ndarray:
@@ -280,6 +292,7 @@ def _shares(g: _Grouped) -> np.ndarray:
 # ============================================================================ between groups
 
 
+@doc_filler(_DOCS)
 def min_group(scores, groups, *, q: float = 0.25, on_undefined: str = "warn") -> float:
     r"""Min: the mean of the group means at or below their first quartile (higher is fairer).
 
@@ -293,12 +306,15 @@ def min_group(scores, groups, *, q: float = 0.25, on_undefined: str = "warn") ->
 
     Parameters
     ----------
-    scores : array-like of float, shape (n_users,)
-        One effectiveness value per user.
-    groups : array-like, shape (n_users,), or pandas.DataFrame
-        One label per user, or one column per sensitive attribute (intersectional groups).
-    q : float in [0, 1]
+    <<scores>>
+    <<groups>>
+    q : float in [0, 1], default=0.25
         The quantile used as threshold (0.25: the worst quarter of the groups).
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -313,6 +329,7 @@ def min_group(scores, groups, *, q: float = 0.25, on_undefined: str = "warn") ->
     return float(m[m <= threshold].mean())
 
 
+@doc_filler(_DOCS)
 def range_group(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""Range: the largest minus the smallest group mean (lower is fairer).
 
@@ -322,6 +339,16 @@ def range_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Unweighted (a group of one user counts as much as a group of thousands). Range: [0, 1] for
     scores in [0, 1]; 0 for a single group.
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -333,6 +360,7 @@ def range_group(scores, groups, *, on_undefined: str = "warn") -> float:
     return float(m.max() - m.min())
 
 
+@doc_filler(_DOCS)
 def sd_group(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""SD between groups: the population standard deviation of the group means (lower is fairer).
 
@@ -344,6 +372,16 @@ def sd_group(scores, groups, *, on_undefined: str = "warn") -> float:
     Population SD (divisor :math:`N'`, numpy ``ddof=0``) of the unweighted means. Range:
     [0, 0.5] for scores in [0, 1]; 0 for a single group.
 
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> round(sd_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
@@ -354,6 +392,7 @@ def sd_group(scores, groups, *, on_undefined: str = "warn") -> float:
     return float(np.std(m))
 
 
+@doc_filler(_DOCS)
 def mad_group(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""MAD: the mean absolute difference between two group means, over unordered pairs (lower is fairer).
 
@@ -366,6 +405,16 @@ def mad_group(scores, groups, *, on_undefined: str = "warn") -> float:
     :math:`\frac{1}{N'(N'-1)}` in front, which is **half** of this. Computed in
     :math:`O(N' \log N')` from the sorted means. Range: [0, 1] for scores in [0, 1]. Undefined
     (no pair) for a single group.
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -382,6 +431,7 @@ def mad_group(scores, groups, *, on_undefined: str = "warn") -> float:
     return float(2.0 * total / (n * (n - 1)))
 
 
+@doc_filler(_DOCS)
 def gini_group(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""Gini between groups: the Gini index of the (unweighted) group means (lower is fairer).
 
@@ -392,6 +442,16 @@ def gini_group(scores, groups, *, on_undefined: str = "warn") -> float:
         \mathrm{Gini}_{group} = \frac{\sum_{j=1}^{N'} (2j - N' - 1)\, \bar g_{(j)}}{N' \sum_j \bar g_j}
 
     Needs non-negative scores. Range: [0, (N'-1)/N']. Undefined when every group mean is 0.
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -405,6 +465,7 @@ def gini_group(scores, groups, *, on_undefined: str = "warn") -> float:
     return _gini_sorted(np.sort(m))
 
 
+@doc_filler(_DOCS)
 def cv_group(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""CV between groups: the coefficient of variation of the group means (lower is fairer).
 
@@ -415,6 +476,16 @@ def cv_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Population SD over the unweighted mean of the means. Needs non-negative scores. Range:
     :math:`[0, \sqrt{N'-1}]`. Undefined when every group mean is 0.
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -429,6 +500,7 @@ def cv_group(scores, groups, *, on_undefined: str = "warn") -> float:
     return float(np.std(m) / mu)
 
 
+@doc_filler(_DOCS)
 def fstat_group(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""FStat: the one-way ANOVA F statistic of the scores by group (lower is fairer).
 
@@ -441,6 +513,16 @@ def fstat_group(scores, groups, *, on_undefined: str = "warn") -> float:
     (The thesis's text says ":math:`N'` users" where it means :math:`N` users.) Range:
     :math:`[0, \infty)`. Undefined for a single group, for one user per group (:math:`N = N'`)
     and when every group is constant (:math:`U = 0`).
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -472,6 +554,7 @@ def _mean_shares(g: _Grouped, name: str, on_undefined: str):
     return g.means / total, None
 
 
+@doc_filler(_DOCS)
 def kl_group(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""KL: the divergence (base 2) of the groups' effectiveness shares from their size shares (lower is fairer).
 
@@ -483,6 +566,16 @@ def kl_group(scores, groups, *, on_undefined: str = "warn") -> float:
     Terms with :math:`p_j = 0` are 0. Note the target: KL is 0 when each group's *mean*
     effectiveness is proportional to its *size*, not when all groups are equally served.
     Needs non-negative scores. Range: :math:`[0, \infty)`. Undefined when every group mean is 0.
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -499,6 +592,7 @@ def kl_group(scores, groups, *, on_undefined: str = "warn") -> float:
     return float((p[pos] * np.log2(p[pos] / q[pos])).sum())
 
 
+@doc_filler(_DOCS)
 def gce_group(scores, groups, *, beta: float = 2.0, lam: float = 0.95, c: float = 1e-4,
               on_undefined: str = "warn") -> float:
     r"""GCE: generalised cross entropy of the groups' smoothed effectiveness shares against uniform (lower is fairer).
@@ -517,6 +611,22 @@ def gce_group(scores, groups, *, beta: float = 2.0, lam: float = 0.95, c: float 
     are equal. A group with zero mean effectiveness adds about ½·Σp̂/(N'²(1−λ)c) (hundreds
     with these defaults), so GCE mostly counts such groups. Needs non-negative scores. Range:
     :math:`[0, \infty)`. Undefined when every group mean is 0 (no shares).
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    beta : float, default=2
+        The GCE exponent β (not 0 or 1).
+    lam : float in [0, 1], default=0.95
+        Jelinek-Mercer weight λ of the shares.
+    c : float >= 0, default=1e-4
+        The smoothing constant.
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -547,6 +657,7 @@ def gce_group(scores, groups, *, beta: float = 2.0, lam: float = 0.95, c: float 
     return float(-(inner - 1.0) / (beta * (1.0 - beta)))
 
 
+@doc_filler(_DOCS)
 def atk_group(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
     r"""Atkinson between groups: the Atkinson index of the groups' equally-distributed equivalents (lower is fairer).
 
@@ -568,8 +679,14 @@ def atk_group(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn
 
     Parameters
     ----------
-    epsilon : float > 0
-        Inequality aversion (0.5 in the thesis).
+    <<scores>>
+    <<groups>>
+    <<epsilon>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -598,6 +715,7 @@ def _atk_between(g: _Grouped, epsilon: float, on_undefined: str) -> float:
 # ============================================================================ within groups and individual
 
 
+@doc_filler(_DOCS)
 def sd_within(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""SD within groups: the groups' population SDs weighted by their share of total effectiveness (lower is fairer).
 
@@ -609,6 +727,16 @@ def sd_within(scores, groups, *, on_undefined: str = "warn") -> float:
     adds a size-weighted between term): SD_within may exceed the individual SD. Groups with zero
     effectiveness weigh 0. Needs non-negative scores. Range: [0, 0.5] for scores in [0, 1]; 0 when
     every score is 0 (every group's SD is 0).
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -625,6 +753,7 @@ def sd_within(scores, groups, *, on_undefined: str = "warn") -> float:
     return float((_shares(g) * sd).sum())
 
 
+@doc_filler(_DOCS)
 def gini_within(scores, groups, *, on_undefined: str = "warn") -> float:
     r"""Gini within groups: the groups' Gini indices weighted by their share of total effectiveness (lower is fairer).
 
@@ -635,6 +764,16 @@ def gini_within(scores, groups, *, on_undefined: str = "warn") -> float:
     A group with zero total effectiveness has no Gini but weight 0: it is skipped (as in the
     published code). Not a decomposition of the individual Gini. Needs non-negative scores.
     Range: [0, 1). Undefined when every score is 0.
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -657,6 +796,7 @@ def gini_within(scores, groups, *, on_undefined: str = "warn") -> float:
     return float((_shares(g) * gini).sum())
 
 
+@doc_filler(_DOCS)
 def atk_within(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
     r"""Atkinson within groups: the groups' Atkinson indices weighted by their share of total effectiveness.
 
@@ -669,6 +809,17 @@ def atk_within(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "war
     (:math:`f` is the EDE of :func:`atk_group`.) With these weights the decomposition of
     :func:`atkinson_decomposition` is exact. Needs non-negative scores. Range: [0, 1]; 0 for
     all-zero scores (the thesis defines the Atkinson index of all-zero values as 0).
+
+    Parameters
+    ----------
+    <<scores>>
+    <<groups>>
+    <<epsilon>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -692,6 +843,7 @@ def _atk_within(g: _Grouped, epsilon: float) -> float:
     return float((_shares(g) * atk).sum())
 
 
+@doc_filler(_DOCS)
 def atk_ind(scores, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
     r"""Atkinson index of the individual users' scores (lower is fairer).
 
@@ -706,8 +858,13 @@ def atk_ind(scores, *, epsilon: float = 0.5, on_undefined: str = "warn") -> floa
 
     Parameters
     ----------
-    scores : array-like of float, shape (n_users,)
-    epsilon : float > 0
+    <<scores>>
+    <<epsilon>>
+    <<on_undefined>>
+
+    Returns
+    -------
+    float
 
     Examples
     --------
