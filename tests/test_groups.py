@@ -444,3 +444,31 @@ def test_tfidf_is_unit_length_and_ignores_unknown_ngrams():
 def test_matcher_bad_input(call, error, match):
     with pytest.raises(error, match=match):
         call()
+
+
+def test_the_published_conventions_with_pandas_and_scipy():
+    """The conventions of the published numbers, computed with pandas and scipy directly."""
+    from scipy.spatial.distance import pdist
+    from scipy.stats import entropy, f_oneway
+
+    rng = np.random.default_rng(21)
+    x, labels, _ = _random_grouping(rng, 17, 90)
+    df = pd.DataFrame({"s": x, "g": labels})
+    per_group = df.groupby("g")["s"]
+    means, counts = per_group.mean(), per_group.count()
+    got = G.evaluate_groups(x, labels)
+    thresh = means.quantile(0.25)
+    assert got["Min_group"] == pytest.approx(means[means <= thresh].mean(), rel=1e-12)
+    assert got["SD_group"] == pytest.approx(means.std(ddof=0), rel=1e-12)
+    assert got["MAD_group"] == pytest.approx(pdist(means.to_numpy().reshape(-1, 1)).mean(), rel=1e-12)
+    assert got["CV_group"] == pytest.approx(means.std(ddof=0) / means.mean(), rel=1e-12)
+    assert got["KL_group"] == pytest.approx(entropy(means, counts, base=2), rel=1e-10)
+    assert got["FStat_group"] == pytest.approx(f_oneway(*[g.to_numpy() for _, g in per_group]).statistic, rel=1e-9)
+    share = per_group.sum() / df["s"].sum()
+    assert got["SD_within"] == pytest.approx((share * per_group.std(ddof=0)).sum(), rel=1e-12)
+    ede = per_group.apply(lambda v: np.mean(np.sqrt(v)) ** 2)
+    w = counts / counts.sum()
+    atk_b = 1 - (w * np.sqrt(ede)).sum() ** 2 / np.average(ede, weights=w)
+    assert got["Atk_group"] == pytest.approx(atk_b, rel=1e-10)
+    atk_w = (share * (1 - ede / means)).sum(skipna=True)
+    assert got["Atk_within"] == pytest.approx(atk_w, rel=1e-10)
