@@ -587,3 +587,22 @@ def p6_atk_within(groups, eps=0.5):
 
 def p6_atk_ind(values, eps=0.5):
     return p6_atk(list(values), None, eps)
+
+
+def p6_match_titles(recommended, test, similarity, k=10, threshold=0.75):
+    """Greedy title matching in rank order: each recommended title takes the most similar test title
+    not matched yet (first on ties) and is a hit when the similarity reaches the threshold."""
+    hits = [[False] * k for _ in recommended]
+    for u, (rec, tst) in enumerate(zip(recommended, test)):
+        free = [True] * len(tst)
+        for r, title in enumerate(rec[:k]):
+            best, best_j = -1.0, -1
+            for j, other in enumerate(tst):
+                if free[j]:
+                    s = similarity(title, other)
+                    if s > best:
+                        best, best_j = s, j
+            if best_j >= 0 and best >= threshold - 1e-12:
+                hits[u][r] = True
+                free[best_j] = False
+    return np.array(hits, dtype=bool)

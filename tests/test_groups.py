@@ -472,3 +472,27 @@ def test_the_published_conventions_with_pandas_and_scipy():
     assert got["Atk_group"] == pytest.approx(atk_b, rel=1e-10)
     atk_w = (share * (1 - ede / means)).sum(skipna=True)
     assert got["Atk_within"] == pytest.approx(atk_w, rel=1e-10)
+
+
+def test_matcher_equals_the_greedy_loop_on_random_titles():
+    rng = np.random.default_rng(31)
+    words = ["star", "wars", "love", "night", "dark", "return", "king", "city", "lost", "up", "ii", "house"]
+    titles = [" ".join(rng.choice(words, rng.integers(1, 4))) for _ in range(60)]
+    titles += [t.upper() + "!" for t in titles[:10]] + [t[:-1] for t in titles[10:20]]
+    rec = [list(rng.choice(titles, rng.integers(0, 14))) for _ in range(150)]
+    test = [list(rng.choice(titles, rng.integers(0, 8))) for _ in range(150)]
+    model = T.TfidfNgrams(rec and [t for row in rec for t in row] + [t for row in test for t in row])
+
+    def cosine(a, b):
+        va, vb = model.transform([a, b])
+        if va.nnz == 0 or vb.nnz == 0:
+            return 1.0 if T.clean_title(a) == T.clean_title(b) else 0.0
+        return float((va @ vb.T).toarray()[0, 0])
+
+    for threshold in (0.75, 0.5):
+        m = T.match_titles(rec, test, threshold=threshold)
+        np.testing.assert_array_equal(m.hits, ref.p6_match_titles(rec, test, cosine, threshold=threshold))
+        assert (m.hits.sum(axis=1) <= m.n_relevant).all()
+        for u in range(len(rec)):                       # matched titles are distinct per user
+            js = m.matched[u][m.matched[u] >= 0]
+            assert len(set(js.tolist())) == js.size

@@ -244,13 +244,14 @@ def match_titles(recommended, test, *, k: int = 10, threshold: float = 0.75, n: 
     if corpus is None:
         corpus = [t for row in rec for t in row] + [t for row in tst for t in row]
     model = TfidfNgrams(corpus, n=n)
-    flat_rec = [t for row in rec for t in row]
-    flat_tst = [t for row in tst for t in row]
-    vec_rec, vec_tst = model.transform(flat_rec), model.transform(flat_tst)
-    clean_rec = [clean_title(t) for t in flat_rec]
-    clean_tst = [clean_title(t) for t in flat_tst]
-    empty_rec = np.diff(vec_rec.indptr) == 0
-    empty_tst = np.diff(vec_tst.indptr) == 0
+    # every distinct title is cleaned and vectorised once
+    index: dict[str, int] = {}
+    flat_rec = np.array([index.setdefault(t, len(index)) for row in rec for t in row], dtype=np.int64)
+    flat_tst = np.array([index.setdefault(t, len(index)) for row in tst for t in row], dtype=np.int64)
+    distinct = list(index)
+    vectors = model.transform(distinct)
+    cleaned = np.array([clean_title(t) for t in distinct], dtype=object)
+    empty = np.diff(vectors.indptr) == 0
 
     m = len(rec)
     hits = np.zeros((m, k), dtype=bool)
@@ -258,32 +259,46 @@ def match_titles(recommended, test, *, k: int = 10, threshold: float = 0.75, n: 
     similarity = np.full((m, k), np.nan)
     n_returned = np.array([len(r) for r in rec], dtype=np.int64)
     n_relevant = np.array([len(t) for t in tst], dtype=np.int64)
+    similarity[np.arange(k)[None, :] < n_returned[:, None]] = 0.0
     r0 = np.concatenate(([0], np.cumsum(n_returned)))
     t0 = np.concatenate(([0], np.cumsum(n_relevant)))
-    for u in range(m):
-        nr, nt = n_returned[u], n_relevant[u]
-        if nr == 0:
-            continue
-        if nt == 0:
-            similarity[u, :nr] = 0.0
-            continue
-        rs, ts = slice(r0[u], r0[u + 1]), slice(t0[u], t0[u + 1])
-        sim = (vec_rec[rs] @ vec_tst[ts].T).toarray()
-        # titles without n-grams: equal cleaned text is a perfect match
-        for i in np.flatnonzero(empty_rec[rs]):
-            sim[i] = [1.0 if clean_tst[t0[u] + j] == clean_rec[r0[u] + i] else 0.0 for j in range(nt)]
-        for j in np.flatnonzero(empty_tst[ts]):
-            sim[:, j] = [1.0 if clean_rec[r0[u] + i] == clean_tst[t0[u] + j] else 0.0 for i in range(nr)]
-        free = np.ones(nt, dtype=bool)
-        for i in range(nr):
-            row = np.where(free, sim[i], -np.inf)
-            j = int(np.argmax(row))
-            best = row[j]
-            similarity[u, i] = max(best, 0.0) if np.isfinite(best) else 0.0
-            if best >= threshold - 1e-12:
-                hits[u, i] = True
-                matched[u, i] = j
-                free[j] = False
+
+    # every (recommended, test) pair of a user: user-major, then rank, then test title
+    per_user = n_returned * n_relevant
+    total = int(per_user.sum())
+    if total == 0:
+        return TitleMatch(hits, matched, similarity, n_relevant, n_returned)
+    user = np.repeat(np.arange(m), per_user)
+    local = np.arange(total) - np.repeat(np.concatenate(([0], np.cumsum(per_user)[:-1])), per_user)
+    nt = n_relevant[user]
+    rank, j_local = local // nt, local % nt
+    rec_id, tst_id = flat_rec[r0[user] + rank], flat_tst[t0[user] + j_local]
+    sim = np.asarray(vectors[rec_id].multiply(vectors[tst_id]).sum(axis=1)).ravel()
+    # a title without n-grams matches only the same cleaned text
+    blank = empty[rec_id] | empty[tst_id]
+    if blank.any():
+        sim[blank] = (cleaned[rec_id[blank]] == cleaned[tst_id[blank]]).astype(np.float64)
+
+    # greedy in rank order, all users at once: each rank takes its user's best free test title
+    used = np.zeros(int(t0[-1]), dtype=bool)
+    tst_slot = t0[user] + j_local                       # the test title's position in the flat list
+    by_rank = np.argsort(rank, kind="stable")
+    bounds = np.searchsorted(rank[by_rank], np.arange(k + 1))
+    for r in range(k):
+        idx = by_rank[bounds[r]:bounds[r + 1]]
+        if idx.size == 0:
+            break
+        vals = np.where(used[tst_slot[idx]], -np.inf, sim[idx])
+        order = np.lexsort((j_local[idx], -vals, user[idx]))   # per user: best value, then first title
+        first = order[np.r_[True, user[idx][order][1:] != user[idx][order][:-1]]]
+        pick = idx[first]
+        best = vals[first]
+        users = user[pick]
+        similarity[users, r] = np.where(np.isfinite(best), np.maximum(best, 0.0), 0.0)
+        ok = best >= threshold - 1e-12
+        hits[users[ok], r] = True
+        matched[users[ok], r] = j_local[pick[ok]]
+        used[tst_slot[pick[ok]]] = True
     return TitleMatch(hits, matched, similarity, n_relevant, n_returned)
 
 
