@@ -176,6 +176,9 @@ def test_dataframe_groups_are_the_intersections():
         assert a[name] == pytest.approx(b[name], rel=1e-12, abs=1e-15), name
     codes, labels = G.encode_groups(frame)
     assert len(labels) == len(set(combined)) and codes.max() == len(labels) - 1
+    tuples = list(frame.itertuples(index=False, name=None))   # tuple labels are labels too
+    assert G.evaluate_groups(x, tuples) == pytest.approx(a, rel=1e-12, nan_ok=True)
+    assert G.encode_groups(tuples)[1] == labels
     # a single-column DataFrame equals its labels
     assert G.sd_group(x, frame[["age"]]) == G.sd_group(x, frame["age"])
 

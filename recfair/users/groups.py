@@ -98,7 +98,8 @@ def encode_groups(groups, n_users: int | None = None) -> tuple[np.ndarray, list]
     groups : array-like (one label per user) or pandas.DataFrame
         A DataFrame has one column per sensitive attribute; a group is a combination of values of
         all columns that at least one user has (empty intersections do not exist). Labels may be
-        numbers, strings or any hashable; a missing label (None/NaN) is an error.
+        numbers, strings, tuples or any hashable; a missing label (None/NaN) is an error. Labels
+        are matched to ``scores`` by position: a Series' or DataFrame's index is not used.
     n_users : int, optional
         The number of users the labels must cover (the length of ``scores``).
 
@@ -140,8 +141,12 @@ def encode_groups(groups, n_users: int | None = None) -> tuple[np.ndarray, list]
     else:
         if isinstance(groups, (str, bytes)) or np.ndim(groups) == 0:
             raise TypeError(f"groups must be one label per user or a DataFrame, got {type(groups).__name__}.")
-        values = groups.to_numpy() if isinstance(groups, pd.Series) else np.asarray(groups, dtype=object) \
-            if not isinstance(groups, np.ndarray) else groups
+        if isinstance(groups, pd.Series):
+            values = groups.to_numpy()
+        elif isinstance(groups, np.ndarray):
+            values = groups
+        else:                                  # a list; tuples stay labels (not rows of a 2-D array)
+            values = pd.Series(list(groups), dtype=object).to_numpy()
         if values.ndim != 1:
             raise ValueError(f"groups must be 1-D (one label per user) or a DataFrame, got shape {values.shape}.")
         miss = _missing(values)
