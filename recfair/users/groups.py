@@ -803,7 +803,7 @@ def gini_within(scores, groups, *, on_undefined: str = "warn") -> float:
 
 @doc_filler(_DOCS)
 def atk_within(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
-    r"""Atkinson within groups: the groups' Atkinson indices weighted by their share of total effectiveness.
+    r"""Atkinson within groups: the groups' Atkinson indices weighted by their share of total effectiveness (lower is fairer).
 
     .. math::
 
