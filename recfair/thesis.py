@@ -566,7 +566,7 @@ def paper6_teaser() -> pd.DataFrame:
 
     Examples
     --------
-    >>> paper6_teaser().loc["Individual", "Gini"]
+    >>> float(paper6_teaser().loc["Individual", "Gini"])
     0.446
     """
     frame = pd.DataFrame(_P6_TEASER, columns=["who", "users", "NDCG", "Gini"]).set_index("who")
