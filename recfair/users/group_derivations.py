@@ -34,6 +34,10 @@ class Identity:
 
     ``checks`` maps a description to an expression that sympy simplified; the identity
     ``holds`` when every check is 0.
+
+    >>> x = sp.Symbol("x")
+    >>> Identity(steps=(("Squares", eq(x**2, x * x)),), result=eq(x**2, x * x), checks={"sq": x**2 - x * x}).holds
+    True
     """
 
     steps: tuple[tuple[str, sp.Basic], ...]
@@ -42,11 +46,19 @@ class Identity:
 
     @property
     def holds(self) -> bool:
-        """Every check simplifies to 0."""
+        """Every check simplifies to 0.
+
+        >>> mad_factor().holds
+        True
+        """
         return all(sp.simplify(v) == 0 for v in self.checks.values())
 
     def markdown(self) -> str:
-        """The steps as Markdown: each caption, then its relation as a display equation."""
+        """The steps as Markdown: each caption, then its relation as a display equation.
+
+        >>> mad_factor().markdown().count("$$")
+        4
+        """
         return "\n\n".join(f"{caption}\n\n$$\n{sp.latex(expr)}\n$$" for caption, expr in self.steps)
 
 
@@ -175,5 +187,9 @@ def gce_zero_group() -> Identity:
 
 
 def T_(latex: str) -> Typeset:
-    """A typeset left-hand side."""
+    """A typeset left-hand side.
+
+    >>> T_("f_{all}").name
+    'f_{all}'
+    """
     return Typeset(latex)
