@@ -62,3 +62,24 @@ def test_paper6_thesis_tables():
     assert int(thesis.paper6_ml1m_groups()["users"].sum()) == 620
     teaser = thesis.paper6_teaser()
     assert teaser.loc["Group 1", "users"] + teaser.loc["Group 2", "users"] == teaser.loc["Individual", "users"]
+
+
+def test_part5_chapters_are_last_numbered_part_and_define_the_registry_labels():
+    from pathlib import Path
+
+    import yaml
+
+    from recfair import REGISTRY
+    from recfair.guide import chapter_doc
+
+    root = Path(__file__).resolve().parents[1]
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    captions = [p["caption"] for p in toc["parts"]]
+    assert captions[-1] == "Back matter"
+    assert captions[-2].startswith("Part V:")
+    files = [c["file"] for c in toc["parts"][-2]["chapters"]]
+    assert files == ["book/groups/user-groups", "book/groups/user-decomposition", "book/groups/experiments"]
+    for name, spec in REGISTRY.items():
+        if spec.family == "groups":
+            text = (root / f"{chapter_doc(name)}.md").read_text(encoding="utf-8")
+            assert f"({spec.chapter})=" in text
