@@ -152,8 +152,9 @@ def cv_maximum() -> Identity:
     cv2 = sp.simplify(var / mean ** 2)
     best = sp.sqrt(cv2.subs(a, 1))
     steps = (
-        (r"CV is unchanged when every mean is scaled, and $\mathrm{SD}^2/\text{mean}^2$ is convex in each "
-         r"mean, so its maximum over $[0,1]^{N'}$ is at a vertex: $a$ groups at 1, $N'-a$ at 0",
+        (r"CV is unchanged when every mean is scaled, and $\mathrm{CV}^2 = N'\sum_j \bar g_j^2/(\sum_j \bar g_j)^2 - 1$ "
+         r"first falls and then rises in any one mean (the others fixed), so its maximum over $[0,1]^{N'}$ "
+         r"is at a vertex: $a$ groups at 1, $N'-a$ at 0",
          eq(T_(r"\mathrm{CV}^2"), cv2)),
         ("which decreases in $a$, so the maximum is at $a = 1$", eq(T_(r"\max \mathrm{CV}"), best)),
     )
