@@ -179,17 +179,21 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
 
 
 def _scores_options(spec) -> set[str]:
+    declared = getattr(spec.from_scores, "options", None)          # hooks that forward **options say which
+    if declared is not None:
+        return set(declared)
     params = inspect.signature(spec.from_scores).parameters
-    return {name for name, p in params.items() if p.kind is p.KEYWORD_ONLY} - {"similarity", "on_undefined"}
+    return {name for name, p in params.items() if p.kind is p.KEYWORD_ONLY} - {"similarity", "groups", "on_undefined"}
 
 
-def evaluate_scores(scores, measures, *, similarity=None, on_undefined: str = "warn", **options) -> dict[str, float]:
+def evaluate_scores(scores, measures, *, similarity=None, groups=None, on_undefined: str = "warn",
+                    **options) -> dict[str, float]:
     """Compute user-fairness measures from per-user effectiveness values alone; returns ``{name: score}``.
 
     Researchers often have only each user's score (e.g. NDCG@10 per user), not the lists. The
     measures that can be computed from those (their registry record has ``from_scores``: PUF,
-    SD_ind, Gini_ind) are dispatched by name; the envy measures and UF need the lists
-    (:func:`evaluate`).
+    SD_ind, Gini_ind, and Part V's group, within-group and individual measures) are dispatched
+    by name; the envy measures and UF need the lists (:func:`evaluate`).
 
     Parameters
     ----------
@@ -200,11 +204,14 @@ def evaluate_scores(scores, measures, *, similarity=None, on_undefined: str = "w
     similarity : array-like or scipy.sparse (m, m), optional
         Symmetric user similarity in [0, 1] (PUF needs it; e.g.
         :func:`recfair.users.user_similarity` of the users' history, ``minmax=True``).
+    groups : array-like of labels, shape (m,), or pandas.DataFrame, optional
+        The users' groups, for Part V's group measures: one label per user, or one column per
+        sensitive attribute (the groups are the non-empty intersections of all its columns).
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         What an undefined measure gives: NaN with a warning, NaN, or an error.
     **options
         Parameters of the requested measures' score versions (PUF: ``normalization``,
-        ``minmax``, ``block_size``).
+        ``minmax``, ``block_size``; Atkinson: ``epsilon``; GCE: ``beta``, ``lam``, ``c``; Min: ``q``).
 
     Returns
     -------
@@ -216,6 +223,10 @@ def evaluate_scores(scores, measures, *, similarity=None, on_undefined: str = "w
     >>> {name: round(value, 4) for name, value in evaluate_scores([0.2, 0.6, 0.6], ["PUF", "SD_ind"],
     ...                                                           similarity=sim).items()}
     {'PUF': 0.0667, 'SD_ind': 0.1886}
+    >>> groups = ["f", "f", "m"]
+    >>> {name: round(value, 4) for name, value in evaluate_scores([0.2, 0.6, 0.6], ["Range_group", "Atk_ind"],
+    ...                                                           groups=groups).items()}
+    {'Range_group': 0.2, 'Atk_ind': 0.051}
     """
     check_on_undefined(on_undefined)
     names = _measure_list(measures)
@@ -233,5 +244,10 @@ def evaluate_scores(scores, measures, *, similarity=None, on_undefined: str = "w
     out = {}
     for spec in specs:
         own = {o: v for o, v in options.items() if o in _scores_options(spec)}
-        out[spec.key] = float(spec.from_scores(scores, similarity=similarity, on_undefined=on_undefined, **own))
+        context = {}
+        if "history" in spec.needs:                 # measures weighing pairs of users by similarity
+            context["similarity"] = similarity
+        if "user_attributes" in spec.needs:         # measures comparing groups of users
+            context["groups"] = groups
+        out[spec.key] = float(spec.from_scores(scores, on_undefined=on_undefined, **context, **own))
     return out

@@ -42,18 +42,18 @@ KINDS = {
     "exposure": ("item_exposure",),
     "relevance-aware": ("joint",),
     "joint evaluation": ("pareto",),
-    "user fairness": ("users",),
+    "user fairness": ("users", "groups"),
     "effectiveness": ("relevance",),
     "any": tuple(PARTS),
 }
 
 #: The book folder of each registry family (the chapter file is ``book/<folder>/<chapter>``).
 FOLDERS = {"relevance": "foundations", "item_exposure": "item_exposure", "joint": "joint", "pareto": "pareto",
-           "users": "users"}
+           "users": "users", "groups": "groups"}
 
 _KIND_TEXT = {"relevance": "effectiveness", "item_exposure": "exposure-based fairness",
               "joint": "relevance-aware fairness", "pareto": "relevance and fairness jointly (Pareto frontier)",
-              "users": "fairness to users"}
+              "users": "fairness to individual users", "groups": "fairness to user groups"}
 _I1 = [code for code, _ in FACTORS].index("I1")
 
 

@@ -24,12 +24,13 @@ __all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGIST
 
 #: Every measure, in the book's order (the relevance measures, then Parts I, II, III and IV).
 ALL_MEASURES: tuple[MeasureSpec, ...] = (_relevance.RECORDS + _item_exposure.RECORDS + _joint.RECORDS
-                                         + _pareto.RECORDS + _users.RECORDS)
+                                         + _pareto.RECORDS + _users.RECORDS + _users.GROUP_RECORDS)
 
 REGISTRY: dict[str, MeasureSpec] = {s.key: s for s in ALL_MEASURES}
 
 #: The book part of each family (the library's subpackage of the same name holds it).
-PARTS = {"relevance": "Foundations", "item_exposure": "I", "joint": "II", "pareto": "III", "users": "IV"}
+PARTS = {"relevance": "Foundations", "item_exposure": "I", "joint": "II", "pareto": "III", "users": "IV",
+         "groups": "V"}
 
 
 def get(name: str) -> MeasureSpec:

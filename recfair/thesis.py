@@ -569,3 +569,122 @@ def paper5_times() -> pd.DataFrame:
     frame = frame.set_index("measure").astype(float)
     frame.attrs["source"] = "thesis Ch. 6, table of the computation times (AMD EPYC 75F3)"
     return frame
+
+
+# ============================================================================ Paper 6 (Ch. 7): user groups vs individuals
+
+__all__ += ["paper6_teaser", "paper6_results", "paper6_ml1m_groups"]
+
+_P6_RUNS = ["GLM NS", "GLM S", "Llama NS", "Llama S", "Ministral NS", "Ministral S", "Qwen NS", "Qwen S"]
+
+# Ch. 7, teaser in the thesis's introduction: two hand-picked groups and all users, NDCG and Gini.
+_P6_TEASER = [
+    ("Group 1", 11, 0.546, 0.037),
+    ("Group 2", 901, 0.471, 0.037),
+    ("Individual", 912, 0.472, 0.446),
+]
+
+# Ch. 7, the table of all LLM runs on ML-1M (intersectional groups of the 3 attributes; k = 10).
+# One row per (level, measure); "Eff" rows are effectiveness, "Grp" between groups, "Ind" individual.
+_P6_ML1M = {
+    "NDCG": """
+Eff HR 0.377 0.358 0.260 0.269 0.342 0.340 0.363 0.371
+Eff MRR 0.189 0.174 0.101 0.113 0.159 0.173 0.165 0.180
+Eff NDCG 0.231 0.215 0.140 0.148 0.200 0.208 0.207 0.221
+Grp Min 0.166 0.137 0.086 0.108 0.059 0.107 0.068 0.091
+Grp Range 0.188 0.208 0.356 0.376 0.290 0.500 0.328 0.274
+Grp SD 0.055 0.061 0.088 0.088 0.085 0.125 0.093 0.077
+Grp MAD 0.067 0.076 0.091 0.087 0.099 0.142 0.112 0.090
+Grp Gini 0.130 0.161 0.255 0.226 0.248 0.275 0.255 0.195
+Grp Atk 0.015 0.020 0.036 0.025 0.033 0.049 0.053 0.039
+Grp CV 0.233 0.285 0.540 0.502 0.465 0.525 0.460 0.365
+Grp FStat 0.468 0.714 0.841 0.654 0.767 1.278 1.645 1.220
+Grp KL 1.121 1.138 1.674 1.640 0.866 1.671 1.198 1.063
+Grp GCE 0.028 0.050 0.112 0.104 659.844 659.741 0.239 0.198
+Ind SD 0.330 0.320 0.262 0.272 0.309 0.322 0.308 0.324
+Ind Gini 0.705 0.721 0.799 0.793 0.736 0.736 0.721 0.715
+Ind Atk 0.636 0.655 0.751 0.742 0.672 0.673 0.652 0.644
+""",
+    "P": """
+Eff HR 0.377 0.358 0.260 0.269 0.342 0.340 0.363 0.371
+Eff MRR 0.189 0.174 0.101 0.113 0.159 0.173 0.165 0.180
+Eff P 0.082 0.074 0.046 0.051 0.067 0.067 0.074 0.080
+Grp Min 0.036 0.049 0.030 0.034 0.022 0.040 0.024 0.035
+Grp Range 0.075 0.088 0.075 0.088 0.089 0.125 0.175 0.125
+Grp SD 0.024 0.023 0.019 0.020 0.027 0.028 0.044 0.033
+Grp MAD 0.028 0.028 0.022 0.023 0.031 0.031 0.051 0.040
+Grp Gini 0.169 0.166 0.201 0.188 0.229 0.196 0.301 0.228
+Grp Atk 0.018 0.019 0.031 0.021 0.032 0.037 0.057 0.041
+Grp CV 0.323 0.299 0.388 0.358 0.444 0.391 0.577 0.416
+Grp FStat 0.504 0.450 0.472 0.369 0.625 0.580 1.586 0.973
+Grp KL 0.836 1.211 1.328 1.349 0.793 1.292 1.380 1.150
+Grp GCE 0.106 0.051 0.068 0.140 659.834 659.704 0.387 0.273
+Ind SD 0.141 0.129 0.096 0.109 0.124 0.123 0.136 0.141
+Ind Gini 0.752 0.760 0.818 0.819 0.777 0.774 0.764 0.761
+Ind Atk 0.658 0.674 0.760 0.755 0.693 0.692 0.675 0.667
+""",
+}
+
+# Ch. 7, appendix table of ML-1M's intersectional groups (test users): (gender, age, occupation) -> users.
+_P6_ML1M_GROUPS = [
+    ("M", "18-24", "non-working", 44), ("M", "18-24", "working", 37),
+    ("M", "25-49", "non-working", 41), ("M", "25-49", "working", 279),
+    ("M", "50+", "non-working", 8), ("M", "50+", "working", 48),
+    ("F", "18-24", "non-working", 21), ("F", "18-24", "working", 8),
+    ("F", "25-49", "non-working", 26), ("F", "25-49", "working", 91),
+    ("F", "50+", "non-working", 2), ("F", "50+", "working", 15),
+]
+
+
+def paper6_teaser() -> pd.DataFrame:
+    """Paper 6's teaser as printed: two groups and all users, their size, mean NDCG and Gini.
+
+    The Gini of the two groups is the between-group Gini of their two means (printed once).
+
+    Examples
+    --------
+    >>> float(paper6_teaser().loc["Individual", "Gini"])
+    0.446
+    """
+    frame = pd.DataFrame(_P6_TEASER, columns=["who", "users", "NDCG", "Gini"]).set_index("who")
+    frame.attrs["source"] = "thesis introduction, teaser of Paper 6"
+    return frame
+
+
+def paper6_results(base: str = "NDCG") -> pd.DataFrame:
+    """Paper 6's scores of the eight LLM runs on ML-1M, as printed: (level, measure) x run.
+
+    Parameters
+    ----------
+    base : {"NDCG", "P"}
+        The per-user effectiveness the fairness scores are computed from.
+
+    Examples
+    --------
+    >>> float(paper6_results().loc[("Grp", "Atk"), "GLM NS"])
+    0.015
+    >>> float(paper6_results("P").loc[("Ind", "Gini"), "Qwen S"])
+    0.761
+    """
+    if base not in _P6_ML1M:
+        raise ValueError(f"base must be one of {sorted(_P6_ML1M)}, got {base!r}.")
+    rows = [line.split() for line in _P6_ML1M[base].strip().splitlines()]
+    frame = pd.DataFrame([r[2:] for r in rows], index=pd.MultiIndex.from_tuples([(r[0], r[1]) for r in rows],
+                                                                                   names=["level", "measure"]),
+                         columns=_P6_RUNS).astype(float)
+    frame.attrs["source"] = f"thesis Ch. 7, table of the LLM runs on ML-1M ({base} as base score)"
+    return frame
+
+
+def paper6_ml1m_groups() -> pd.DataFrame:
+    """ML-1M's intersectional groups of test users in Paper 6, as printed (12 groups, 620 users).
+
+    Examples
+    --------
+    >>> groups = paper6_ml1m_groups()
+    >>> len(groups), int(groups["users"].sum())
+    (12, 620)
+    """
+    frame = pd.DataFrame(_P6_ML1M_GROUPS, columns=["gender", "age", "occupation", "users"])
+    frame.attrs["source"] = "thesis Ch. 7, appendix table of ML-1M's intersectional groups"
+    return frame

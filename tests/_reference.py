@@ -572,3 +572,159 @@ def uf(top, hist, n_items, sim=None, item_vectors=None):
             d_l = sum(d_cos(i, j) for i in top[u] for j in top[v]) / k ** 2
             total += sim[u, v] * d_l
     return total, (math.log(total) / math.log(len(pairs)) if total > 0 else -math.inf)
+
+
+# ============================================================================ Part V (Paper 6), user groups
+# ``groups`` is a list of lists: the scores of each non-empty group.
+
+
+def p6_means(groups):
+    """:math:`\\bar g_j`."""
+    return [sum(g) / len(g) for g in groups]
+
+
+def p6_min(groups):
+    """Mean of the group means <= their linearly interpolated first quartile."""
+    m = sorted(p6_means(groups))
+    pos = 0.25 * (len(m) - 1)
+    lo = math.floor(pos)
+    hi = min(lo + 1, len(m) - 1)
+    q1 = m[lo] + (m[hi] - m[lo]) * (pos - lo)
+    keep = [v for v in m if v <= q1]
+    return sum(keep) / len(keep)
+
+
+def p6_range(groups):
+    m = p6_means(groups)
+    return max(m) - min(m)
+
+
+def p6_sd(values):
+    """Population standard deviation."""
+    mu = sum(values) / len(values)
+    return math.sqrt(sum((v - mu) ** 2 for v in values) / len(values))
+
+
+def p6_sd_group(groups):
+    return p6_sd(p6_means(groups))
+
+
+def p6_mad(groups):
+    """Mean of |m_j - m_j'| over the unordered pairs j < j' (twice the printed formula)."""
+    m = p6_means(groups)
+    pairs = [abs(m[a] - m[b]) for a in range(len(m)) for b in range(a + 1, len(m))]
+    return sum(pairs) / len(pairs)
+
+
+def p6_gini(values):
+    """Gini of non-negative values, sorted ascending: sum (2j - N - 1) x_j / (N sum x)."""
+    x = sorted(values)
+    n = len(x)
+    return sum((2 * (j + 1) - n - 1) * x[j] for j in range(n)) / (n * sum(x))
+
+
+def p6_gini_group(groups):
+    return p6_gini(p6_means(groups))
+
+
+def p6_cv(groups):
+    m = p6_means(groups)
+    return p6_sd(m) / (sum(m) / len(m))
+
+
+def p6_fstat(groups):
+    """One-way ANOVA F: (V / (N' - 1)) / (U / (N - N'))."""
+    n = sum(len(g) for g in groups)
+    k = len(groups)
+    xbar = sum(sum(g) for g in groups) / n
+    m = p6_means(groups)
+    v = sum(len(g) * (m[j] - xbar) ** 2 for j, g in enumerate(groups)) / n
+    u = sum((x - m[j]) ** 2 for j, g in enumerate(groups) for x in g) / n
+    return (v / (k - 1)) / (u / (n - k))
+
+
+def p6_kl(groups):
+    """sum p_j log2(p_j / q_j), p = mean shares, q = size shares; 0 log 0 = 0."""
+    m = p6_means(groups)
+    n = sum(len(g) for g in groups)
+    total = sum(m)
+    out = 0.0
+    for j, g in enumerate(groups):
+        p = m[j] / total
+        if p > 0:
+            out += p * math.log2(p / (len(g) / n))
+    return out
+
+
+def p6_gce(groups, beta=2.0, lam=0.95, c=1e-4):
+    """-1/(beta(1-beta)) [sum p_ref^beta p~_j^(1-beta) - 1], p~ the renormalised smoothed mean shares."""
+    m = p6_means(groups)
+    total = sum(m)
+    hat = [lam * v / total + (1 - lam) * c for v in m]
+    s = sum(hat)
+    k = len(groups)
+    inner = sum((1 / k) ** beta * (h / s) ** (1 - beta) for h in hat)
+    return -(inner - 1) / (beta * (1 - beta))
+
+
+def p6_ede(values, weights, eps=0.5):
+    """Weighted power mean of order 1 - eps (the Atkinson equally-distributed equivalent)."""
+    w = sum(weights)
+    return sum(wi / w * x ** (1 - eps) for x, wi in zip(values, weights)) ** (1 / (1 - eps))
+
+
+def p6_atk(values, weights=None, eps=0.5):
+    """1 - EDE / weighted mean; 0 for all-zero values (the thesis's definition)."""
+    weights = [1.0] * len(values) if weights is None else weights
+    mean = sum(w * x for x, w in zip(values, weights)) / sum(weights)
+    if mean == 0:
+        return 0.0
+    return 1 - p6_ede(values, weights, eps) / mean
+
+
+def p6_atk_group(groups, eps=0.5):
+    """Atkinson of the group EDEs, weighted by group size (weighted mean too)."""
+    return p6_atk([p6_ede(g, [1.0] * len(g), eps) for g in groups], [len(g) for g in groups], eps)
+
+
+def p6_shares(groups):
+    """s_j: each group's share of total effectiveness."""
+    total = sum(sum(g) for g in groups)
+    return [sum(g) / total for g in groups]
+
+
+def p6_sd_within(groups):
+    return sum(s * p6_sd(g) for s, g in zip(p6_shares(groups), groups))
+
+
+def p6_gini_within(groups):
+    return sum(s * p6_gini(g) for s, g in zip(p6_shares(groups), groups) if s > 0)
+
+
+def p6_atk_within(groups, eps=0.5):
+    if sum(sum(g) for g in groups) == 0:
+        return 0.0
+    return sum(s * p6_atk(g, None, eps) for s, g in zip(p6_shares(groups), groups) if s > 0)
+
+
+def p6_atk_ind(values, eps=0.5):
+    return p6_atk(list(values), None, eps)
+
+
+def p6_match_titles(recommended, test, similarity, k=10, threshold=0.75):
+    """Greedy title matching in rank order: each recommended title takes the most similar test title
+    not matched yet (first on ties) and is a hit when the similarity reaches the threshold."""
+    hits = [[False] * k for _ in recommended]
+    for u, (rec, tst) in enumerate(zip(recommended, test)):
+        free = [True] * len(tst)
+        for r, title in enumerate(rec[:k]):
+            best, best_j = -1.0, -1
+            for j, other in enumerate(tst):
+                if free[j]:
+                    s = similarity(title, other)
+                    if s > best:
+                        best, best_j = s, j
+            if best_j >= 0 and best >= threshold - 1e-12:
+                hits[u][r] = True
+                free[best_j] = False
+    return np.array(hits, dtype=bool)

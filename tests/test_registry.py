@@ -32,6 +32,16 @@ def _history_for(spec, top, rel, n, seed=0):
                         for row, r in zip(top, rel)]}
 
 
+def _attributes_for(spec, m, seed=0):
+    """Two random attributes per user (only for measures needing user attributes)."""
+    if "user_attributes" not in spec.needs:
+        return None
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    return pd.DataFrame({"gender": rng.choice(["f", "m"], m), "age": rng.choice(["young", "old"], m)})
+
+
 def test_keys_unique_and_indexed():
     assert len(REGISTRY) == len(ALL_MEASURES)
     assert names("relevance") == ["HR", "MRR", "P", "R", "MAP", "NDCG"]
@@ -45,8 +55,8 @@ def test_record_is_complete(spec):
     assert spec.formula and spec.description and spec.reference and spec.undefined
     doc = inspect.getdoc(spec.func)
     assert doc and ".. math::" in doc and ">>>" in doc
-    sentence = "Higher is" if spec.higher_is_better else "Lower is"
-    assert sentence in doc
+    sentence = "higher is" if spec.higher_is_better else "lower is"
+    assert sentence in doc.lower()
 
 
 @pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
@@ -55,8 +65,10 @@ def test_returns_float_in_range_on_random_runs(spec):
     m, n, k = 30, 25, 5
     top = np.array([rng.choice(n, k, replace=False) for _ in range(m)])
     rel = [rng.choice(n, rng.integers(1, 8), replace=False) for _ in range(m)]
+    attrs = _attributes_for(spec, m)
     value = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n),
-                        **_history_for(spec, top, rel, n))[spec.key]
+                        **_history_for(spec, top, rel, n),
+                        **({} if attrs is None else {"user_attributes": attrs}))[spec.key]
     assert isinstance(value, float)
     assert spec.range[0] <= value <= spec.range[1]
 
@@ -69,11 +81,14 @@ def test_user_order_invariance(spec):
     rel = [rng.choice(n, 3, replace=False) for _ in range(m)]
     perm = rng.permutation(m)
     hist = _history_for(spec, top, rel, n).get("history")
+    attrs = _attributes_for(spec, m)
     a = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n),
-                    **({} if hist is None else {"history": hist}))[spec.key]
+                    **({} if hist is None else {"history": hist}),
+                    **({} if attrs is None else {"user_attributes": attrs}))[spec.key]
     b = rf.evaluate(top[perm], n_items=n, measures=[spec.key], relevant=[rel[i] for i in perm],
                     **_scores_for(spec, top[perm], n),
-                    **({} if hist is None else {"history": [hist[i] for i in perm]}))[spec.key]
+                    **({} if hist is None else {"history": [hist[i] for i in perm]}),
+                    **({} if attrs is None else {"user_attributes": attrs.iloc[perm].reset_index(drop=True)}))[spec.key]
     assert a == pytest.approx(b, abs=1e-12)
 
 

@@ -1,0 +1,85 @@
+"""Part V's derivations and thesis numbers: the sympy identities agree with the library."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from recfair import thesis
+from recfair.users import group_derivations as gd
+from recfair.users.groups import atkinson_decomposition, cv_group, gce_group, mad_group
+
+
+@pytest.mark.parametrize("n_groups", [1, 2, 4])
+def test_atkinson_identity_holds_symbolically(n_groups):
+    assert gd.atkinson_identity(n_groups).holds
+
+
+def test_atkinson_identity_rejects_bad_sizes():
+    with pytest.raises(ValueError):
+        gd.atkinson_identity(0)
+
+
+def test_atkinson_identity_matches_the_library_numerically():
+    rng = np.random.default_rng(6)
+    x = rng.random(200) * (rng.random(200) > 0.3)
+    g = rng.integers(0, 7, 200)
+    d = atkinson_decomposition(x, g)
+    assert abs(d.residual) < 1e-12
+
+
+def test_mad_printed_factor_is_half():
+    assert gd.mad_factor().holds
+    x, g = [0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3
+    assert round(mad_group(x, g), 4) == 0.15
+
+
+@pytest.mark.parametrize("k", [2, 3, 7])
+def test_cv_maximum_is_reached_by_one_group_at_one(k):
+    assert gd.cv_maximum().holds
+    x = [1.0] + [0.0] * (k - 1)
+    assert cv_group(x, list(range(k))) == pytest.approx(np.sqrt(k - 1))
+
+
+def test_gce_zero_group_term_matches_library():
+    d = gd.gce_zero_group()
+    assert d.holds
+    # two groups: one at 0, one at 0.5; p = (0, 1), p_hat = (5e-6, 0.95 + 5e-6)
+    value = gce_group([0.0, 0.5], [0, 1])
+    p_hat = np.array([0.05 * 1e-4, 0.95 + 0.05 * 1e-4])
+    tilde = p_hat / p_hat.sum()
+    assert value == pytest.approx(0.5 * (np.sum(1 / (4 * tilde)) - 1))
+    zero_term = float(d.result.rhs.subs({gd.sp.Symbol("S", positive=True): p_hat.sum(), gd.Np: 2}))
+    assert zero_term == pytest.approx(1 / (2 * 4 * tilde[0]))
+
+
+def test_paper6_thesis_tables():
+    table = thesis.paper6_results()
+    assert table.shape == (16, 8)
+    assert thesis.paper6_results("P").loc[("Eff", "P"), "GLM NS"] == 0.082
+    with pytest.raises(ValueError):
+        thesis.paper6_results("MRR")
+    assert int(thesis.paper6_ml1m_groups()["users"].sum()) == 620
+    teaser = thesis.paper6_teaser()
+    assert teaser.loc["Group 1", "users"] + teaser.loc["Group 2", "users"] == teaser.loc["Individual", "users"]
+
+
+def test_part5_chapters_are_last_numbered_part_and_define_the_registry_labels():
+    from pathlib import Path
+
+    import yaml
+
+    from recfair import REGISTRY
+    from recfair.guide import chapter_doc
+
+    root = Path(__file__).resolve().parents[1]
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    captions = [p["caption"] for p in toc["parts"]]
+    assert captions[-1] == "Back matter"
+    assert captions[-2].startswith("Part V:")
+    files = [c["file"] for c in toc["parts"][-2]["chapters"]]
+    assert files == ["book/groups/user-groups", "book/groups/user-decomposition", "book/groups/experiments"]
+    for name, spec in REGISTRY.items():
+        if spec.family == "groups":
+            text = (root / f"{chapter_doc(name)}.md").read_text(encoding="utf-8")
+            assert f"({spec.chapter})=" in text
