@@ -244,10 +244,11 @@ def evaluate_scores(scores, measures, *, similarity=None, groups=None, on_undefi
     out = {}
     for spec in specs:
         own = {o: v for o, v in options.items() if o in _scores_options(spec)}
+        accepts = inspect.signature(spec.from_scores).parameters
         context = {}
-        if "history" in spec.needs:                 # measures weighing pairs of users by similarity
+        if "similarity" in accepts:                 # measures weighing pairs of users by similarity
             context["similarity"] = similarity
-        if "user_attributes" in spec.needs:         # measures comparing groups of users
+        if "groups" in accepts:                     # measures comparing groups of users
             context["groups"] = groups
         out[spec.key] = float(spec.from_scores(scores, on_undefined=on_undefined, **context, **own))
     return out

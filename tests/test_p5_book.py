@@ -72,8 +72,6 @@ def test_toy_envy_and_uf_by_hand():
     assert got["UF"] == pytest.approx(expected)
 
 
-@pytest.mark.xfail(strict=True, reason="PUF's record needs history even when the caller supplies the similarity "
-                                       "matrix (needs=('top_k', 'relevant', 'history'))")
 def test_puf_on_a_run_with_a_supplied_similarity_needs_no_history():
     sim = rf.users.user_similarity(HISTORY, "jaccard", minmax=True)
     got = rf.evaluate(LISTS, n_items=8, measures="PUF", relevant=RELEVANT, similarity=sim)["PUF"]

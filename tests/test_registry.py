@@ -24,8 +24,9 @@ def _scores_for(spec, top, n):
 
 
 def _history_for(spec, top, rel, n, seed=0):
-    """Two train items per user outside its list and its relevant items (only for measures needing history)."""
-    if "history" not in spec.needs:
+    """Two train items per user outside its list and its relevant items (only for measures needing history,
+    as an input or, like PUF, for their default similarity)."""
+    if "history" not in spec.needs and spec.options.get("similarity") not in ("jaccard", "cosine"):
         return {}
     rng = np.random.default_rng(seed)
     return {"history": [rng.choice(np.setdiff1d(np.arange(n), np.union1d(row, r)), 2, replace=False)

@@ -163,10 +163,12 @@ _EFF = {"base": "NDCG"}
 RECORDS = (
     MeasureSpec(
         key="PUF", label="Pairwise User unFairness", symbol=r"\mathrm{PUF}", formula=_PUF, family="users", paper=5,
-        version="single", higher_is_better=False, range=(0.0, 1.0), needs=("top_k", "relevant", "history"),
+        version="single", higher_is_better=False, range=(0.0, 1.0), needs=("top_k", "relevant"),
         compute=_puf, func=_m.puf, from_scores=_puf_scores,
         description="Similarity-weighted mean absolute effectiveness gap over the unordered user pairs: similar users "
-                    "served unequally well are unfair. normalization='printed' gives the printed factor (twice).",
+                    "served unequally well are unfair. The similarity comes from the run's history (similarity='jaccard' "
+                    "or 'cosine') or is given as a users x users matrix. normalization='printed' gives the printed "
+                    "factor (twice).",
         reference=_REF_P5, undefined="some user's effectiveness is undefined (e.g. NDCG without relevant items)",
         options={"base": "NDCG", "similarity": "jaccard", "minmax": None, "normalization": "mean",
                  "block_size": None},
