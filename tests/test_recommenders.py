@@ -473,3 +473,10 @@ def test_unwritable_cache_warns_and_still_returns_the_run(tmp_path):
     with pytest.warns(RunCacheWarning, match="not cached"):
         rec = produce_run("pop", planted_split(), k=2, cache_dir=blocker)
     assert rec.top_k.shape == (60, 2)
+
+
+def test_reference_models_are_registered_and_fixed():
+    from recfair.recommenders import MODELS, REFERENCE_MODELS
+
+    assert REFERENCE_MODELS == ("pop", "random", "itemknn", "bpr", "als", "ease")
+    assert set(REFERENCE_MODELS) <= set(MODELS)

@@ -27,7 +27,7 @@ array([[2, 3],
 from ._base import NotFittedError, Recommender, recommend
 from .factorization import ALS, BPR
 from .models import EASE, ItemKNN, Pop, Random, UserKNN
-from .registry import MODELS, available_models, default_params, get_model_class, make_model
+from .registry import MODELS, REFERENCE_MODELS, available_models, default_params, get_model_class, make_model
 from .runs import (
     CACHE_VERSION,
     RecRun,
@@ -43,7 +43,7 @@ from .runs import (
 __all__ = [
     "Recommender", "NotFittedError", "recommend",
     "Pop", "Random", "ItemKNN", "UserKNN", "EASE", "BPR", "ALS",
-    "MODELS", "available_models", "default_params", "get_model_class", "make_model",
+    "MODELS", "REFERENCE_MODELS", "available_models", "default_params", "get_model_class", "make_model",
     "RecRun", "produce_run", "produce_runs", "clear_cache", "default_cache_dir",
     "run_cache_key", "split_fingerprint", "RunCacheWarning", "CACHE_VERSION",
 ]

@@ -21,7 +21,7 @@ from ._base import Recommender
 from .factorization import ALS, BPR
 from .models import EASE, ItemKNN, Pop, Random, UserKNN
 
-__all__ = ["MODELS", "available_models", "get_model_class", "make_model", "default_params"]
+__all__ = ["MODELS", "REFERENCE_MODELS", "available_models", "get_model_class", "make_model", "default_params"]
 
 #: Registered recommenders by lower-case name.
 MODELS: dict[str, type[Recommender]] = {
@@ -33,6 +33,11 @@ MODELS: dict[str, type[Recommender]] = {
     "als": ALS,
     "ease": EASE,
 }
+
+
+#: The six reference recommenders of the book's Foundations and Part I (Paper 1's study); the other
+#: models (U-KNN for Paper 5) join the studies of the parts that use them.
+REFERENCE_MODELS = ("pop", "random", "itemknn", "bpr", "als", "ease")
 
 
 def available_models() -> list[str]:
