@@ -53,6 +53,14 @@ def _draw(rng, candidates, size, u, what):
     return rng.choice(candidates, size, replace=False)
 
 
+def _irrelevant_to(u, rel, hist, everything) -> np.ndarray:
+    """The items that user ``u`` neither finds relevant nor has in its history."""
+    banned = rel.indices[rel.indptr[u]:rel.indptr[u + 1]]
+    if hist is not None:
+        banned = np.union1d(banned, hist.indices[hist.indptr[u]:hist.indptr[u + 1]])
+    return np.setdiff1d(everything, banned)
+
+
 def relevant_lists(relevant, n_items: int, k: int, *, history=None, seed=None) -> np.ndarray:
     """Each user's best list: ``k`` random relevant items, or all of them plus random irrelevant ones (§5.3 step 1).
 
@@ -71,8 +79,7 @@ def relevant_lists(relevant, n_items: int, k: int, *, history=None, seed=None) -
         if mine.size >= k:
             out[u] = rng.choice(mine, k, replace=False)
             continue
-        banned = mine if hist is None else np.union1d(mine, hist.indices[hist.indptr[u]:hist.indptr[u + 1]])
-        fill = _draw(rng, np.setdiff1d(everything, banned), k - mine.size, u, "irrelevant")
+        fill = _draw(rng, _irrelevant_to(u, rel, hist, everything), k - mine.size, u, "irrelevant")
         out[u] = np.concatenate([rng.permutation(mine), fill])
     return out
 
@@ -89,10 +96,7 @@ def irrelevant_lists(relevant, n_items: int, k: int, *, history=None, seed=None)
     out = np.empty((rel.shape[0], k), dtype=np.int64)
     everything = np.arange(n_items)
     for u in range(rel.shape[0]):
-        banned = rel.indices[rel.indptr[u]:rel.indptr[u + 1]]
-        if hist is not None:
-            banned = np.union1d(banned, hist.indices[hist.indptr[u]:hist.indptr[u + 1]])
-        out[u] = _draw(rng, np.setdiff1d(everything, banned), k, u, "irrelevant")
+        out[u] = _draw(rng, _irrelevant_to(u, rel, hist, everything), k, u, "irrelevant")
     return out
 
 
