@@ -5,11 +5,11 @@
 90,000 users with per-user effectiveness like NDCG@10 (40 % zeros, the rest in (0, 1]) and three
 sensitive attributes (2, 3 and 5 values, skewed; 30 intersectional groups, some tiny). For each of
 the 7 ways of grouping (every non-empty subset of the attributes) it times every measure of
-:data:`recfair.users.groups.GROUP_MEASURES` through ``evaluate_groups`` (the users are grouped
+:data:`recfair.groups.GROUP_MEASURES` through ``evaluate_groups`` (the users are grouped
 once per grouping, as a registry hook would) and, for comparison, each measure called on its own
 (each call groups the users again). Target: < 1 s per grouping.
 
-Last, the free-text matcher (:func:`recfair.users.text.match_titles`) on the same number of users,
+Last, the free-text matcher (:func:`recfair.groups.text.match_titles`) on the same number of users,
 10 recommended titles each against 1-19 test titles drawn from a synthetic catalogue of 3,000 titles.
 """
 
@@ -21,9 +21,9 @@ import numpy as np
 import pandas as pd
 from _timing import best_of
 
-from recfair.users import groups as G
-from recfair.users.groupings import groupings, n_groups
-from recfair.users.text import match_titles, text_per_user
+from recfair.groups import measures as G
+from recfair.groups.groupings import groupings, n_groups
+from recfair.groups.text import match_titles, text_per_user
 
 
 def synthetic_users(m: int, seed: int) -> tuple[np.ndarray, pd.DataFrame]:

@@ -40,7 +40,7 @@ from .run import Run
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("analysis", "bounds", "datasets", "examination", "frames", "item_exposure", "joint", "plotting", "ranking",
+_LAZY = ("analysis", "bounds", "datasets", "examination", "frames", "groups", "item_exposure", "joint", "plotting", "ranking",
          "recommenders", "registry", "relevance", "rerank", "spec", "symbolic", "synthetic", "thesis", "users", "widgets")
 
 

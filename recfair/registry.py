@@ -17,14 +17,15 @@ from .item_exposure import records as _item_exposure
 from .joint import records as _joint
 from .pareto import records as _pareto
 from .users import records as _users
+from .groups import records as _groups
 from .spec import Bounds, Extremes, MeasureSpec
 
 __all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGISTRY", "get", "names", "table", "with_directions"]
 
 
-#: Every measure, in the book's order (the relevance measures, then Parts I, II, III and IV).
+#: Every measure, in the book's order (the relevance measures, then Parts I, II, III, IV and V).
 ALL_MEASURES: tuple[MeasureSpec, ...] = (_relevance.RECORDS + _item_exposure.RECORDS + _joint.RECORDS
-                                         + _pareto.RECORDS + _users.RECORDS + _users.GROUP_RECORDS)
+                                         + _pareto.RECORDS + _users.RECORDS + _groups.RECORDS)
 
 REGISTRY: dict[str, MeasureSpec] = {s.key: s for s in ALL_MEASURES}
 

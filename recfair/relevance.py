@@ -23,7 +23,8 @@ from .examination import dcg
 from .run import Run
 from .spec import MeasureSpec
 
-__all__ = ["hit_rate", "mrr", "precision", "recall", "average_precision", "ndcg", "per_user_from_hits"]
+__all__ = ["hit_rate", "mrr", "precision", "recall", "average_precision", "ndcg", "per_user_from_hits",
+           "per_user_effectiveness", "BASES"]
 
 
 def _hits(run: Run) -> np.ndarray:
@@ -337,3 +338,36 @@ RECORDS = (
                _ndcg_per_user, ndcg, "Discounted hits relative to the best achievable for the user.",
                undefined=_NO_REL),
 )
+
+
+# --------------------------------------------------------------------------- per-user effectiveness
+
+#: The per-user relevance measures that can serve as a user's effectiveness S(u) (``base=``).
+BASES = {s.key: s.per_user for s in RECORDS if s.per_user is not None}
+
+
+def per_user_effectiveness(run: Run, base: str = "NDCG") -> np.ndarray:
+    """Effectiveness S(u) of every user of a run: the per-user values of relevance measure ``base``.
+
+    The user-fairness measures of Parts IV and V take this vector (``effectiveness``); a user
+    whose value is undefined (recall, MAP or NDCG without a relevant item) gets NaN.
+
+    Parameters
+    ----------
+    run : recfair.run.Run
+        A validated run with relevant items.
+    base : {"HR", "MRR", "P", "R", "MAP", "NDCG"}, default="NDCG"
+        The relevance measure giving each user's effectiveness.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_users,)
+
+    Examples
+    --------
+    >>> per_user_effectiveness(Run([[0, 1], [2, 3]], 4, relevant=[[1], [0]]), "P").tolist()
+    [0.5, 0.0]
+    """
+    if not isinstance(base, str) or base not in BASES:
+        raise ValueError(f"base must be a per-user relevance measure ({', '.join(BASES)}); got {base!r}.")
+    return np.asarray(BASES[base](run), dtype=np.float64)

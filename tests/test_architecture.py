@@ -28,7 +28,7 @@ CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "
         "recfair.examination", "recfair.relevance", "recfair.frames", "recfair.symbolic", "recfair.synthetic"}
 COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds"}
 #: The parts in the book's order; a part may import the public package of an earlier one.
-PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users")
+PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups")
 SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",
             "recfair.widgets", "recfair._interactive", "recfair.thesis", "recfair.guide"}
 

@@ -20,9 +20,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from recfair._validation import UndefinedMeasureError, UndefinedMeasureWarning
-from recfair.users import groupings as gp
-from recfair.users import groups as G
-from recfair.users import text as T
+from recfair.groups import groupings as gp
+from recfair.groups import measures as G
+from recfair.groups import text as T
 
 TOY = [0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4]
 TOY_GROUPS = ["a"] * 3 + ["b"] * 4 + ["c"] * 3

@@ -6,8 +6,8 @@ import numpy as np
 import pytest
 
 from recfair import thesis
-from recfair.users import group_derivations as gd
-from recfair.users.groups import atkinson_decomposition, cv_group, gce_group, mad_group
+from recfair.groups import derivations as gd
+from recfair.groups import atkinson_decomposition, cv_group, gce_group, mad_group
 
 
 @pytest.mark.parametrize("n_groups", [1, 2, 4])

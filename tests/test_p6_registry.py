@@ -7,7 +7,7 @@ import pandas as pd
 import pytest
 
 import recfair as rf
-from recfair.users import groups as g
+from recfair.groups import measures as g
 
 NAMES = list(g.GROUP_MEASURES)
 

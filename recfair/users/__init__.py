@@ -1,9 +1,7 @@
-"""Parts IV and V of the book: fairness to users (thesis Chs. 6-7, Papers 5-6).
+"""Part IV of the book: individual user fairness (thesis Ch. 6, Paper 5).
 
-The user side of the thesis. Part IV: is each *user* treated fairly, given how similar users are
-and how well the recommender serves each of them (PUF and its baselines)? Part V: can a recommender
-that is fair to user groups still be unfair to individual users (between-group, within-group and
-individual measures)?
+Is each *user* treated fairly, given how similar users are and how well the recommender serves
+each of them (PUF and its baselines)? Part V (user groups) is :mod:`recfair.groups`.
 
 ==============  ==========================================================================
 module          what it holds
@@ -15,10 +13,6 @@ module          what it holds
 ``derivations`` PUF's range and extreme cases, derived with sympy (loaded on first use)
 ``generators``  the synthetic studies: relevance steps, Weibull / normal similarity,
                 MostFair / MostUnfair pairings, the gamma mixing, PUF's extreme cases
-``groups``      Part V: the between-group, within-group and individual measures of per-user
-                effectiveness, the exact Atkinson decomposition
-``groupings``   Part V: intersectional groupings, Grp(a), the paper's attribute mappings
-``text``        Part V: free-text (LLM) recommendations matched to test titles
 ``records``     the registry records (``rf.evaluate(..., measures="PUF")``,
                 ``rf.evaluate_scores(scores, "PUF", similarity=sim)``)
 ==============  ==========================================================================
@@ -49,7 +43,7 @@ __all__ = [
     "genre_distributions", "sim_js", "KINDS",
 ]
 
-_SUBMODULES = ("derivations", "generators", "groupings", "groups", "measures", "records", "similarity", "text")
+_SUBMODULES = ("derivations", "generators", "measures", "records", "similarity")
 
 
 def __getattr__(name):

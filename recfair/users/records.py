@@ -11,16 +11,6 @@ or, for PUF, SD_ind and Gini_ind, on per-user effectiveness values directly with
 >>> [s.key for s in RECORDS]
 ['PUF', 'SD_ind', 'Gini_ind', 'ME_user', 'MME_user', 'PEU', 'UF']
 
-Part V's group measures (:data:`GROUP_RECORDS`, family ``"groups"``) take the groups from the run's
-``user_attributes`` (the intersections of its columns, or of ``attributes=``) and each user's
-effectiveness from ``base=``, or per-user scores and ``groups=`` through :func:`recfair.evaluate_scores`::
-
-    rf.evaluate(top_k, n_items=n, measures=["Atk_group", "Atk_within", "Atk_ind"], relevant=test,
-                user_attributes=attrs, base="P", attributes=["gender", "age"])
-    rf.evaluate_scores(ndcg_per_user, ["MAD_group", "KL_group"], groups=attrs)
-
->>> [s.key for s in GROUP_RECORDS][:3]
-['Min_group', 'Range_group', 'SD_group']
 """
 
 from __future__ import annotations
@@ -32,29 +22,14 @@ from collections import OrderedDict
 
 import numpy as np
 
-from .. import relevance as _relevance
+from ..relevance import per_user_effectiveness
 from .._validation import undefined
 from ..spec import MeasureSpec
-from . import groups as _groups
 from . import measures as _m
 from .similarity import KINDS, UserSimilarity
 
-__all__ = ["RECORDS", "GROUP_RECORDS", "BASES", "per_user_effectiveness", "similarity_for"]
+__all__ = ["RECORDS", "similarity_for"]
 
-#: The per-user relevance measures that can serve as S(u) (``base=``).
-BASES = {s.key: s.per_user for s in _relevance.RECORDS if s.per_user is not None}
-
-
-def per_user_effectiveness(run, base: str = "NDCG") -> np.ndarray:
-    """S(u) of every user of a run: the per-user values of relevance measure ``base`` (NaN = undefined).
-
-    >>> from recfair.run import Run
-    >>> per_user_effectiveness(Run([[0, 1], [2, 3]], 4, relevant=[[1], [0]]), "P").tolist()
-    [0.5, 0.0]
-    """
-    if not isinstance(base, str) or base not in BASES:
-        raise ValueError(f"base must be a per-user relevance measure ({', '.join(BASES)}); got {base!r}.")
-    return np.asarray(BASES[base](run), dtype=np.float64)
 
 
 _CACHE: OrderedDict = OrderedDict()
@@ -235,130 +210,3 @@ RECORDS = (
         chapter="user-individual",
     ),
 )
-
-
-# ============================================================================ Part V: user groups (Paper 6)
-
-def _groups_of(run, attributes):
-    """The groups of a run's users: the intersections of the chosen ``user_attributes`` columns."""
-    import pandas as pd
-
-    frame = run.user_attributes
-    if frame is None:
-        raise ValueError("the group measures need user_attributes= (one row per user, a column per attribute).")
-    if not isinstance(frame, pd.DataFrame):
-        frame = pd.DataFrame(frame)
-    if attributes is None:
-        return frame
-    columns = [attributes] if isinstance(attributes, str) else list(attributes)
-    missing = [c for c in columns if c not in frame.columns]
-    if missing or not columns:
-        raise ValueError(f"attributes must name columns of user_attributes {list(frame.columns)}; got {attributes!r}.")
-    return frame[columns]
-
-
-def _group_compute(key):
-    func = _groups.GROUP_MEASURES[key]
-
-    def compute(run, *, on_undefined="warn", base="NDCG", attributes=None, **options):
-        scores = per_user_effectiveness(run, base)
-        if np.isnan(scores).any():
-            return undefined(key, f"{int(np.isnan(scores).sum())} user(s) have an undefined {base} (no relevant item)",
-                             on_undefined)
-        groups = None if key == "Atk_ind" else _groups_of(run, attributes)
-        return func(scores, groups, on_undefined=on_undefined, **options)
-
-    return compute
-
-
-def _group_from_scores(key):
-    func = _groups.GROUP_MEASURES[key]
-
-    def from_scores(scores, *, groups=None, on_undefined="warn", **options):
-        if groups is None and key != "Atk_ind":
-            raise ValueError(f"{key} compares groups of users: pass groups= (one label per user, or a DataFrame "
-                             "with a column per attribute).")
-        return func(scores, groups, on_undefined=on_undefined, **options)
-
-    from_scores.options = tuple(name for name in _groups.OPTIONS[key] if name != "on_undefined")
-    return from_scores
-
-
-_MEANS = r"\bar g_j = \tfrac{1}{|G_j|}\textstyle\sum_{u \in G_j} S(u)"
-_GROUP_FORMULAS = {
-    "Min_group": r"\mathrm{Min} = \operatorname{mean}\{\bar g_j : \bar g_j \le Q_{1/4}(\bar g)\},\quad " + _MEANS,
-    "Range_group": r"\mathrm{Range} = \max_j \bar g_j - \min_j \bar g_j,\quad " + _MEANS,
-    "SD_group": r"\mathrm{SD} = \sqrt{\tfrac{1}{N'}\textstyle\sum_j (\bar g_j - \bar{\bar g})^2}",
-    "MAD_group": r"\mathrm{MAD} = \binom{N'}{2}^{-1} \textstyle\sum_{j < l} \lvert \bar g_j - \bar g_l \rvert",
-    "Gini_group": r"\mathrm{Gini} = \frac{\sum_{j=1}^{N'} (2j - N' - 1)\, \bar g_{(j)}}{N' \sum_j \bar g_j}",
-    "CV_group": r"\mathrm{CV} = \mathrm{SD}(\bar g) / \operatorname{mean}(\bar g)",
-    "FStat_group": r"F = \frac{\sum_j |G_j| (\bar g_j - \bar S)^2 / (N' - 1)}"
-                   r"{\sum_j \sum_{u \in G_j} (S(u) - \bar g_j)^2 / (m - N')}",
-    "KL_group": r"\mathrm{KL} = \textstyle\sum_j p_j \log_2 \frac{p_j}{q_j},\ p_j = \frac{\bar g_j}{\sum_l \bar g_l},"
-                r"\ q_j = \frac{|G_j|}{m}",
-    "GCE_group": r"\mathrm{GCE} = \frac{1}{\beta(1-\beta)} \textstyle\sum_j \bigl[p_{f,j}^{\beta}\,"
-                 r"p_j^{1-\beta} - 1\bigr]",
-    "Atk_group": r"\mathrm{Atk}_{\mathrm{group}} = 1 - \frac{\bigl(\sum_j \frac{|G_j|}{m} \xi_j^{1-\varepsilon}"
-                 r"\bigr)^{1/(1-\varepsilon)}}{\bar S},\ \xi_j = \mathrm{EDE}_\varepsilon(G_j)",
-    "SD_within": r"\mathrm{SD}_{\mathrm{within}} = \textstyle\sum_j w_j\, \mathrm{SD}(G_j),"
-                 r"\ w_j = \frac{\sum_{u \in G_j} S(u)}{\sum_u S(u)}",
-    "Gini_within": r"\mathrm{Gini}_{\mathrm{within}} = \textstyle\sum_j w_j\, \mathrm{Gini}(G_j),"
-                   r"\ w_j = \frac{\sum_{u \in G_j} S(u)}{\sum_u S(u)}",
-    "Atk_within": r"\mathrm{Atk}_{\mathrm{within}} = \textstyle\sum_j w_j\, \mathrm{Atk}(G_j),"
-                  r"\ w_j = \frac{\sum_{u \in G_j} S(u)}{\sum_u S(u)}",
-    "Atk_ind": r"\mathrm{Atk}_{\mathrm{ind}} = 1 - \frac{\bigl(\frac1m \sum_u S(u)^{1-\varepsilon}\bigr)"
-               r"^{1/(1-\varepsilon)}}{\bar S}",
-}
-_GROUP_TEXT = {
-    "Min_group": ("Min of group effectiveness", "Mean of the worst quarter of the group means (higher is fairer)."),
-    "Range_group": ("Range of group effectiveness", "Largest minus smallest group mean."),
-    "SD_group": ("SD of group effectiveness", "Population SD of the group means (every group counts once)."),
-    "MAD_group": ("Mean absolute difference of groups", "Mean over unordered pairs of groups of the gap between "
-                  "their means (the printed formula is half of it)."),
-    "Gini_group": ("Gini index of group effectiveness", "Gini index of the group means."),
-    "CV_group": ("Coefficient of variation of groups", "SD of the group means over their mean."),
-    "FStat_group": ("F statistic of groups", "One-way ANOVA F: variance between the groups over variance within."),
-    "KL_group": ("KL divergence of groups", "Base-2 KL divergence of the groups' shares of effectiveness from their "
-                 "shares of users."),
-    "GCE_group": ("Generalized cross entropy of groups", "GCE (beta = 2) of the groups' shares of effectiveness "
-                  "against a fair distribution; explodes when a group's effectiveness is 0."),
-    "Atk_group": ("Atkinson index between groups", "Atkinson index of the groups' equally distributed equivalents, "
-                  "weighted by group size."),
-    "SD_within": ("SD within groups", "SD inside each group, weighted by each group's share of total effectiveness."),
-    "Gini_within": ("Gini index within groups", "Gini inside each group, weighted by each group's share of total "
-                    "effectiveness."),
-    "Atk_within": ("Atkinson index within groups", "The part of the individual Atkinson index not explained by the "
-                   "groups: 1 - Atk_ind = (1 - Atk_group)(1 - Atk_within), exactly."),
-    "Atk_ind": ("Atkinson index of users", "Atkinson index of the per-user effectiveness (epsilon = 0.5)."),
-}
-_REF_P6 = "Rampisela et al. 2025 (user groups vs individuals), thesis Ch. 7 (Paper 6)"
-_GROUP_UNDEFINED = {
-    "Gini_group": "every group mean is 0", "CV_group": "every group mean is 0", "KL_group": "every score is 0",
-    "GCE_group": "every score is 0", "Gini_within": "every score is 0", "MAD_group": "a single group",
-    "FStat_group": "one group, one user per group, or every group constant",
-}
-
-
-def _group_record(key):
-    label, description = _GROUP_TEXT[key]
-    options = {"base": "NDCG", **({} if key == "Atk_ind" else {"attributes": None})}
-    options |= {name: inspect.signature(_groups.GROUP_MEASURES[key]).parameters[name].default
-                for name in _groups.OPTIONS[key] if name != "on_undefined"}
-    undefined_cases = "some user's effectiveness is undefined (no relevant item)"
-    if key in _GROUP_UNDEFINED:
-        undefined_cases += "; " + _GROUP_UNDEFINED[key]
-    return MeasureSpec(
-        key=key, label=label, symbol=_GROUP_FORMULAS[key].split(" = ")[0], formula=_GROUP_FORMULAS[key],
-        family="groups", paper=6, version="single", higher_is_better=key in _groups.HIGHER_IS_FAIRER,
-        range=_groups.RANGES[key],
-        needs=("top_k", "relevant") if key == "Atk_ind" else ("top_k", "relevant", "user_attributes"),
-        compute=_group_compute(key), func=_groups.GROUP_MEASURES[key] if key != "Atk_ind" else _groups.atk_ind,
-        from_scores=_group_from_scores(key), description=description, reference=_REF_P6,
-        undefined=undefined_cases, options=options,
-        chapter="user-decomposition" if key in ("Atk_within", "Atk_ind", "SD_within", "Gini_within")
-        else "user-groups",
-    )
-
-
-#: The Part V records (collected by :mod:`recfair.registry`): between groups, within groups, individual.
-GROUP_RECORDS = tuple(_group_record(key) for key in _groups.GROUP_MEASURES)

@@ -25,7 +25,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from .groups import GROUP_MEASURES, OPTIONS, _check_scores, encode_groups
+from .measures import GROUP_MEASURES, OPTIONS, _check_scores, encode_groups
 
 __all__ = [
     "attribute_subsets", "groupings", "n_groups", "by_grouping", "grp", "stairs", "ml_age_group",
@@ -96,7 +96,7 @@ def _check_frame(attributes) -> pd.DataFrame:
 def groupings(attributes, sizes=None) -> dict[tuple, pd.DataFrame]:
     """Every way of grouping the users: attribute subset -> the DataFrame of those columns.
 
-    Each value can be passed as ``groups`` to any measure of :mod:`recfair.users.groups`.
+    Each value can be passed as ``groups`` to any measure of :mod:`recfair.groups.measures`.
 
     Examples
     --------
@@ -136,7 +136,7 @@ def by_grouping(measure, scores, attributes, *, sizes=None, **options) -> dict[t
     Parameters
     ----------
     measure : str or callable
-        A name from :data:`~recfair.users.groups.GROUP_MEASURES` or any ``f(scores, groups, **options)``.
+        A name from :data:`~recfair.groups.measures.GROUP_MEASURES` or any ``f(scores, groups, **options)``.
     scores : array-like of float, shape (n_users,)
     attributes : pandas.DataFrame
         One row per user (in the order of ``scores``), one column per sensitive attribute.
