@@ -61,7 +61,7 @@ def main() -> None:
     print("\nvalues under the finest grouping:")
     for name in names:
         print(f"  {name:<12} {last[name]:.4f}")
-    d = G.atkinson_decomposition(scores, frame)
+    d = G.atkinson_decomposition(scores, groups=frame)
     print(f"\nAtkinson decomposition residual: {d.residual:.2e}")
     print(f"slowest grouping: {worst:.3f} s ({'within' if worst < 1 else 'over'} the 1 s target)")
 

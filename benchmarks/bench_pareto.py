@@ -34,7 +34,7 @@ def published_walk(history, relevant, n: int, k: int) -> np.ndarray:
     The choices (ties, fixes) are recfair's, so the two must agree row for row; the cost structure is
     the published one: O(km) per step to find the items and holders, and every measure from scratch.
     """
-    lists = oracle(history, relevant, n, k=k)
+    lists = oracle(history, relevant, n_items=n, k=k)
     m = lists.shape[0]
     hist = [set(row.indices.tolist()) for row in history]
     rel = [set(row.indices.tolist()) for row in relevant]
@@ -110,9 +110,9 @@ def main(argv=None) -> None:
     history, relevant = random_split(args.users, args.items, relevant=args.relevant, history=args.history, seed=2020)
     print(f"synthetic split: m={args.users:,} n={args.items:,} k={args.k} relevant/user={relevant.nnz / args.users:.1f}"
           f" history/user={history.nnz / args.users:.1f}")
-    table, full_s = best_of(args.repeat, lambda: oracle2fair(history, relevant, args.items, k=args.k))
+    table, full_s = best_of(args.repeat, lambda: oracle2fair(history, relevant, n_items=args.items, k=args.k))
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 2**10
-    est, est_s = best_of(args.repeat, lambda: oracle2fair(history, relevant, args.items, k=args.k, points=12))
+    est, est_s = best_of(args.repeat, lambda: oracle2fair(history, relevant, n_items=args.items, k=args.k, points=12))
     target = 10.0
     print(f"{'frontier':<24}{'points':>10}{'seconds':>10}{'target s':>10}{'ratio':>8}")
     print(f"{'full (every step)':<24}{len(table):>10,}{full_s:>10.2f}{target:>10.1f}{full_s / target:>8.2f}"
@@ -123,7 +123,7 @@ def main(argv=None) -> None:
 
     small_h, small_r = random_split(args.small_users, args.small_items, relevant=args.relevant,
                                     history=min(args.history, args.small_items / 4), seed=2021)
-    ours, ours_s = best_of(args.repeat, lambda: oracle2fair(small_h, small_r, args.small_items, k=args.k))
+    ours, ours_s = best_of(args.repeat, lambda: oracle2fair(small_h, small_r, n_items=args.small_items, k=args.k))
     start = time.perf_counter()
     published = published_walk(small_h, small_r, args.small_items, args.k)
     published_s = time.perf_counter() - start

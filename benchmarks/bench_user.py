@@ -63,12 +63,12 @@ def at_scale(args):
     skip = set(args.skip.split(",")) if args.skip else set()
     rows = []
     cos = UserSimilarity.from_history(hist, "cosine")
-    timed("PUF-cos, first model (+ min-max range pass)", lambda: puf(scores, cos, minmax=True), rows)
-    timed("PUF-cos, next model (range cached)", lambda: puf(second, cos, minmax=True), rows)
-    timed("PUF-cos without min-max", lambda: puf(second, cos), rows)
+    timed("PUF-cos, first model (+ min-max range pass)", lambda: puf(scores, similarity=cos, minmax=True), rows)
+    timed("PUF-cos, next model (range cached)", lambda: puf(second, similarity=cos, minmax=True), rows)
+    timed("PUF-cos without min-max", lambda: puf(second, similarity=cos), rows)
     if "JACC" not in skip:
         jac = UserSimilarity.from_history(hist, "jaccard")
-        timed("PUF-Jacc (one pass over all pairs)", lambda: puf(scores, jac, minmax=True), rows)
+        timed("PUF-Jacc (one pass over all pairs)", lambda: puf(scores, similarity=jac, minmax=True), rows)
     timed("SD_ind", lambda: sd_ind(scores), rows)
     timed("ME_user", lambda: mean_envy_user(top, relevant=rel, n_items=n), rows)
     timed("MME_user", lambda: mean_max_envy_user(top, relevant=rel, n_items=n), rows)
@@ -89,11 +89,11 @@ def beside_loops(args):
     scores = np.random.default_rng(2).random(m)
     cases = [
         ("PUF-Jacc (min-max)",
-         lambda: puf(scores, UserSimilarity.from_history(hist, "jaccard"), minmax=True),
-         lambda: ref.puf(scores, ref.minmax_pairs(ref.jaccard_sim(hist_sets)))),
+         lambda: puf(scores, similarity=UserSimilarity.from_history(hist, "jaccard"), minmax=True),
+         lambda: ref.puf(scores, similarity=ref.minmax_pairs(ref.jaccard_sim(hist_sets)))),
         ("PUF-cos (min-max)",
-         lambda: puf(scores, UserSimilarity.from_history(hist, "cosine"), minmax=True),
-         lambda: ref.puf(scores, ref.minmax_pairs(ref.cosine_sim(hist_sets)))),
+         lambda: puf(scores, similarity=UserSimilarity.from_history(hist, "cosine"), minmax=True),
+         lambda: ref.puf(scores, similarity=ref.minmax_pairs(ref.cosine_sim(hist_sets)))),
         ("ME_user", lambda: mean_envy_user(top, relevant=rel, n_items=n),
          lambda: ref.mean_envy(top_lists, rel_sets, k)),
         ("MME_user", lambda: mean_max_envy_user(top, relevant=rel, n_items=n),

@@ -8,6 +8,10 @@ Items and users are 0-based integer indices. A run is the ``(n_users, k)`` array
 lists in rank order plus ``n_items``; optional inputs are each user's relevant items,
 scores or a full ranking, history, user attributes and item representations.
 
+Every part's measure functions are exported here (Parts I-V) and from their part's package
+(``recfair.item_exposure``, ``recfair.joint``, ``recfair.pareto``, ``recfair.users``,
+``recfair.groups``); the relevance measures from here and ``recfair.relevance``.
+
 >>> import recfair as rf
 >>> rf.evaluate([[0, 1], [1, 2]], n_items=4, measures=["HR", "NDCG"], relevant=[[1], [1, 2]])
 {'HR': 1.0, 'NDCG': 0.8154648767857288}
@@ -18,7 +22,7 @@ from __future__ import annotations
 import importlib
 
 from ._validation import UndefinedMeasureError, UndefinedMeasureWarning
-from .evaluate import evaluate, evaluate_per_user, evaluate_run, evaluate_scores
+from .evaluate import evaluate, evaluate_effectiveness, evaluate_per_user, evaluate_run
 from .frames import from_frame, item_sets_from_frame, relevance_from_frame, to_frame
 from .item_exposure import (ai_disparity, fraction_satisfied, fraction_satisfied_corrected, gini_index,
                             gini_index_corrected, gini_index_weighted, gini_index_weighted_corrected,
@@ -30,7 +34,10 @@ from .joint import (ai_fairness, hellinger_distance, ii_fairness, ii_fairness_co
                     inequity_of_amortized_attention, inequity_of_amortized_attention_corrected,
                     item_better_off, item_better_off_corrected, item_worse_off, item_worse_off_corrected,
                     mean_max_envy)
-from .users import (gini_ind, mean_envy_user, mean_max_envy_user, peu, puf, sd_ind, uf, user_similarity)
+from .pareto import dpfr
+from .users import gini_ind, mean_envy_user, mean_max_envy_user, peu, puf, sd_ind, uf, user_similarity
+from .groups import (atk_group, atk_ind, atk_within, cv_group, fstat_group, gce_group, gini_group, gini_within, kl_group,
+                     mad_group, min_group, range_group, sd_group, sd_within)
 from .ranking import full_ranking, top_k_from_scores
 from .registry import ALL_MEASURES, REGISTRY
 from .spec import Bounds, Extremes, MeasureSpec
@@ -40,8 +47,9 @@ from .run import Run
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("analysis", "bounds", "datasets", "examination", "frames", "groups", "item_exposure", "joint", "plotting", "ranking",
-         "recommenders", "registry", "relevance", "rerank", "spec", "symbolic", "synthetic", "thesis", "users", "widgets")
+_LAZY = ("analysis", "bounds", "datasets", "examination", "frames", "groups", "inequality", "item_exposure", "joint",
+         "pareto", "plotting", "ranking", "recommenders", "registry", "relevance", "rerank", "spec", "symbolic",
+         "synthetic", "thesis", "users", "widgets")
 
 
 def __getattr__(name):
@@ -52,7 +60,8 @@ def __getattr__(name):
 
 __all__ = [
     "ALL_MEASURES", "REGISTRY", "Bounds", "Extremes", "MeasureSpec", "Run", "UndefinedMeasureError",
-    "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_per_user", "evaluate_run", "evaluate_scores",
+    "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_effectiveness", "evaluate_per_user",
+    "evaluate_run",
     "from_frame", "full_ranking", "hit_rate", "item_sets_from_frame", "mrr", "ndcg", "precision",
     "recall", "relevance_from_frame", "to_frame", "top_k_from_scores",
     # Part I, Paper 1: exposure-based individual item fairness (recfair.item_exposure)
@@ -66,6 +75,11 @@ __all__ = [
     "individual_fairness_disparity_mul_corrected", "inequity_of_amortized_attention",
     "inequity_of_amortized_attention_corrected", "item_better_off", "item_better_off_corrected", "item_worse_off",
     "item_worse_off_corrected", "mean_max_envy",
+    # Part III, Paper 4: the Pareto frontier of relevance and fairness (recfair.pareto)
+    "dpfr",
     # Part IV, Paper 5: individual user fairness (recfair.users)
     "gini_ind", "mean_envy_user", "mean_max_envy_user", "peu", "puf", "sd_ind", "uf", "user_similarity",
+    # Part V, Paper 6: user groups versus individuals (recfair.groups)
+    "atk_group", "atk_ind", "atk_within", "cv_group", "fstat_group", "gce_group", "gini_group", "gini_within",
+    "kl_group", "mad_group", "min_group", "range_group", "sd_group", "sd_within",
 ]

@@ -279,15 +279,28 @@ def snap(values):
     return v + 0.0                                   # turns -0.0 into 0.0
 
 
-def check_real(value, name: str) -> float:
-    """``value`` as a finite float; a ValueError naming ``name`` otherwise (booleans are refused).
+def check_real(value, name: str, *, low: float | None = None, high: float | None = None,
+               strict: bool = False) -> float:
+    """``value`` as a finite float, optionally within ``[low, high]`` (open at ``low`` when ``strict``).
+
+    A boolean or a non-number is a ``TypeError``; NaN, infinity or a value out of range a
+    ``ValueError``, each naming ``name``.
 
     >>> check_real(2, "alpha")
     2.0
+    >>> check_real(0.5, "rate", low=0.0, strict=True)
+    0.5
     """
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{name} must be a finite real number, got {type(value).__name__} {value!r}.")
+    if not np.isfinite(value):
         raise ValueError(f"{name} must be a finite real number, got {value!r}.")
-    return float(value)
+    value = float(value)
+    if low is not None and (value < low or (strict and value == low)):
+        raise ValueError(f"{name} must be {'>' if strict else '>='} {low}, got {value}.")
+    if high is not None and value > high:
+        raise ValueError(f"{name} must be <= {high}, got {value}.")
+    return value
 
 
 def check_alpha(alpha) -> float:
@@ -385,3 +398,106 @@ def check_item_features(item_features, n_items: int) -> np.ndarray | None:
     if not np.all(np.isfinite(feats)):
         raise ValueError("item_features contains NaN or infinite values.")
     return feats
+
+
+# --------------------------------------------------------------------------- per-user data
+
+def check_effectiveness(effectiveness, *, allow_nan: bool = True, nonnegative: bool = False, high: float | None = None,
+                        min_users: int = 1, measure: str = "", name: str = "effectiveness") -> np.ndarray:
+    """One effectiveness value per user (e.g. per-user NDCG@10) as a 1-D float64 array.
+
+    The one validator of per-user values (Parts IV and V). NaN marks a user whose
+    effectiveness is undefined (e.g. NDCG without a relevant item): kept when ``allow_nan``
+    (the measure then applies its ``on_undefined`` policy, see :func:`undefined_users`),
+    refused otherwise. Infinity, a non-numeric input, a 2-D input or too few users are errors;
+    ``nonnegative`` and ``high`` bound the defined values.
+
+    >>> check_effectiveness([0.5, float("nan")]).tolist()
+    [0.5, nan]
+    >>> check_effectiveness([0.5, -1.0], nonnegative=True, measure="Gini_ind")
+    Traceback (most recent call last):
+    ...
+    ValueError: Gini_ind needs non-negative effectiveness: user 1 has -1.0.
+    """
+    if isinstance(effectiveness, (str, bytes)) or hasattr(effectiveness, "columns"):
+        raise TypeError(f"{name} must be a 1-D array of numbers (one per user), got {type(effectiveness).__name__}.")
+    if sp.issparse(effectiveness):
+        raise TypeError(f"{name} must be a dense 1-D array (one value per user), got a sparse matrix.")
+    arr = np.asarray(effectiveness)
+    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
+        raise TypeError(f"{name} must hold numbers (one effectiveness value per user), got dtype {arr.dtype}.")
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be one value per user (a 1-D array); got shape {arr.shape}.")
+    if arr.size == 0:
+        raise ValueError(f"{name} is empty: give one effectiveness value per user.")
+    if arr.size < min_users:
+        raise ValueError(f"{measure or 'user fairness'} compares users: {name} needs at least {min_users} users, "
+                         f"got {arr.size}.")
+    arr = arr.astype(np.float64)
+    nan = np.isnan(arr)
+    if np.isinf(arr).any():
+        u = int(np.flatnonzero(np.isinf(arr))[0])
+        raise ValueError(f"{name} must be finite or NaN (undefined): user {u} has {arr[u]}.")
+    if not allow_nan and nan.any():
+        u = int(np.flatnonzero(nan)[0])
+        raise ValueError(f"{name} must be defined for every user: user {u} has NaN ({int(nan.sum())} user(s)).")
+    defined = arr[~nan]
+    if nonnegative and defined.size and defined.min() < 0:
+        u = int(np.flatnonzero(arr < 0)[0])
+        raise ValueError(f"{measure or name} needs non-negative effectiveness: user {u} has {arr[u]}.")
+    if high is not None and defined.size and defined.max() > high:
+        u = int(np.flatnonzero(arr > high)[0])
+        raise ValueError(f"{measure or name} needs effectiveness <= {high}: user {u} has {arr[u]} "
+                         "(scale the effectiveness to [0, 1]).")
+    return arr
+
+
+def undefined_users(measure: str, effectiveness: np.ndarray, on_undefined: str):
+    """The ``on_undefined`` value when some user's effectiveness is NaN, else None (the one NaN-input policy).
+
+    >>> undefined_users("SD_ind", np.array([0.1, 0.2]), "warn") is None
+    True
+    >>> undefined_users("SD_ind", np.array([0.1, np.nan]), "nan")
+    nan
+    """
+    missing = int(np.isnan(effectiveness).sum())
+    if missing:
+        return undefined(measure, f"{missing} of {effectiveness.size} users have no defined effectiveness "
+                         "(NaN, e.g. no relevant item)", on_undefined)
+    return None
+
+
+def check_similarity(similarity, n_users: int, *, name: str = "similarity", atol: float = 1e-9):
+    """Validate a precomputed users x users similarity (dense or sparse): shape, finite, [0, 1], symmetric.
+
+    Returns a float64 ndarray or a CSR matrix.
+
+    >>> check_similarity([[1, 0.5], [0.5, 1]], 2).tolist()
+    [[1.0, 0.5], [0.5, 1.0]]
+    """
+    if isinstance(similarity, (str, bytes)):
+        raise TypeError(f"{name} must be a users x users matrix here, got the name {similarity!r} (a name needs "
+                        "the users' history).")
+    if sp.issparse(similarity):
+        mat = sp.csr_matrix(similarity, dtype=np.float64)
+        values = mat.data
+    else:
+        mat = np.asarray(similarity, dtype=np.float64)
+        values = mat
+    if mat.ndim != 2 or mat.shape != (n_users, n_users):
+        raise ValueError(f"{name} must be a users x users matrix of shape ({n_users}, {n_users}); got shape "
+                         f"{mat.shape}.")
+    if not np.all(np.isfinite(values)):
+        raise ValueError(f"{name} has NaN or infinite entries.")
+    if values.size and (values.min() < -atol or values.max() > 1 + atol):
+        raise ValueError(f"{name} must lie in [0, 1]; found values in [{values.min():g}, {values.max():g}] "
+                         "(scale it first, e.g. with recfair.users.minmax_offdiag).")
+    asym = abs(mat - mat.T)
+    worst = asym.max() if asym.shape[0] else 0.0
+    if worst > atol:
+        raise ValueError(f"{name} must be symmetric (sim(u, u') = sim(u', u)); the largest difference is {worst:g}.")
+    if sp.issparse(mat):
+        mat.data = np.clip(mat.data, 0.0, 1.0)
+        mat.eliminate_zeros()
+        return mat
+    return np.clip(mat, 0.0, 1.0)

@@ -12,7 +12,7 @@ from ._validation import check_on_undefined, undefined
 from .registry import ALL_MEASURES, get
 from .run import Run
 
-__all__ = ["evaluate", "evaluate_per_user", "evaluate_run", "evaluate_scores"]
+__all__ = ["evaluate", "evaluate_per_user", "evaluate_run", "evaluate_effectiveness"]
 
 
 def _measure_list(measures) -> list[str]:
@@ -42,13 +42,41 @@ def _check_needs(run: Run, specs) -> None:
                              + ", ".join(f"{m}=" for m in missing) + ".")
 
 
-def _split_options(specs, options: dict) -> dict[str, dict]:
-    known = {opt for spec in specs for opt in spec.options}
+def _run_options(spec) -> tuple[str, ...]:
+    return tuple(spec.options)
+
+
+def _effectiveness_options(spec) -> tuple[str, ...]:
+    hook = spec.from_effectiveness
+    declared = getattr(hook, "options", None)          # hooks that forward **options say which
+    if declared is not None:
+        return tuple(declared)
+    params = inspect.signature(hook).parameters
+    return tuple(name for name, p in params.items()
+                 if p.kind is p.KEYWORD_ONLY and name not in ("similarity", "groups", "on_undefined"))
+
+
+def _dispatch(measures, options: dict, on_undefined: str, *, able=None, unable: str = "",
+              options_of=_run_options) -> tuple[list, dict[str, dict]]:
+    """The one dispatcher core: names -> records, checked, with each record's share of ``options``.
+
+    ``able(spec)`` says whether a record can be computed by this entry point (``unable`` explains
+    why not); ``options_of(spec)`` names the keyword options it takes. An option that no requested
+    measure takes is a ``ValueError`` from every entry point alike.
+    """
+    check_on_undefined(on_undefined)
+    specs = [get(name) for name in _measure_list(measures)]
+    if able is not None:
+        bad = [s.key for s in specs if not able(s)]
+        if bad:
+            raise ValueError(f"{bad} {unable}")
+    allowed = {spec.key: set(options_of(spec)) for spec in specs}
+    known = set().union(*allowed.values())
     unknown = sorted(set(options) - known)
     if unknown:
         raise ValueError(f"option(s) {unknown} are not parameters of any requested measure "
                          f"(their parameters: {sorted(known) or 'none'}).")
-    return {spec.key: {o: v for o, v in options.items() if o in spec.options} for spec in specs}
+    return specs, {spec.key: {o: v for o, v in options.items() if o in allowed[spec.key]} for spec in specs}
 
 
 def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -> dict[str, float]:
@@ -61,11 +89,8 @@ def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -
     >>> evaluate_run(run, ["HR", "Jain_ori"])
     {'HR': 0.5, 'Jain_ori': 0.6666666666666666}
     """
-    check_on_undefined(on_undefined)
-    names = _measure_list(measures)
-    specs = [get(name) for name in names]
+    specs, per_spec = _dispatch(measures, options, on_undefined)
     _check_needs(run, specs)
-    per_spec = _split_options(specs, options)
     return {spec.key: float(spec.compute(run, on_undefined=on_undefined, **per_spec[spec.key])) for spec in specs}
 
 
@@ -157,16 +182,11 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
     10     1.0  0.5
     11     0.0  0.0
     """
-    check_on_undefined(on_undefined)
+    specs, per_spec = _dispatch(measures, options, on_undefined, able=lambda s: s.per_user is not None,
+                                unable="have no per-user values (they score the run as a whole).")
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
               relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
-    names = _measure_list(measures)
-    specs = [get(name) for name in names]
-    no_per_user = [s.key for s in specs if s.per_user is None]
-    if no_per_user:
-        raise ValueError(f"{no_per_user} have no per-user values (they score the run as a whole).")
     _check_needs(run, specs)
-    per_spec = _split_options(specs, options)
     index = pd.RangeIndex(run.n_users, name="user") if users is None else pd.Index(np.asarray(users), name="user")
     if len(index) != run.n_users:
         raise ValueError(f"users has {len(index)} entries but the run has {run.n_users} users.")
@@ -178,40 +198,35 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
     return frame
 
 
-def _scores_options(spec) -> set[str]:
-    declared = getattr(spec.from_scores, "options", None)          # hooks that forward **options say which
-    if declared is not None:
-        return set(declared)
-    params = inspect.signature(spec.from_scores).parameters
-    return {name for name, p in params.items() if p.kind is p.KEYWORD_ONLY} - {"similarity", "groups", "on_undefined"}
+def evaluate_effectiveness(effectiveness, measures, *, similarity=None, groups=None, on_undefined: str = "warn",
+                           **options) -> dict[str, float]:
+    """Compute user-fairness measures from per-user effectiveness values alone; returns ``{name: value}``.
 
-
-def evaluate_scores(scores, measures, *, similarity=None, groups=None, on_undefined: str = "warn",
-                    **options) -> dict[str, float]:
-    """Compute user-fairness measures from per-user effectiveness values alone; returns ``{name: score}``.
-
-    Researchers often have only each user's score (e.g. NDCG@10 per user), not the lists. The
-    measures that can be computed from those (their registry record has ``from_scores``: PUF,
-    SD_ind, Gini_ind, and Part V's group, within-group and individual measures) are dispatched
-    by name; the envy measures and UF need the lists (:func:`evaluate`).
+    Researchers often have only each user's effectiveness (e.g. NDCG@10 per user), not the
+    lists. The measures that can be computed from those (their registry record has
+    ``from_effectiveness``: Part IV's PUF, SD_ind and Gini_ind, and every measure of Part V) are
+    dispatched by name; the envy measures and UF need the lists (:func:`evaluate`).
 
     Parameters
     ----------
-    scores : array-like of float, shape (m,)
-        One effectiveness value per user, :math:`S(u)` (in [0, 1] for PUF); NaN = undefined user.
+    effectiveness : array-like of float, shape (m,)
+        One effectiveness value per user, :math:`S(u)` (in [0, 1] for PUF); NaN marks a user
+        whose effectiveness is undefined, and each measure then follows ``on_undefined``.
     measures : str or list of str
         Canonical names, e.g. ``["PUF", "SD_ind"]``.
     similarity : array-like or scipy.sparse (m, m), optional
-        Symmetric user similarity in [0, 1] (PUF needs it; e.g.
-        :func:`recfair.users.user_similarity` of the users' history, ``minmax=True``).
+        The users x users similarity in [0, 1] (PUF needs it; e.g.
+        :func:`recfair.users.user_similarity` of the users' history, ``minmax=True``). A name
+        (``"jaccard"``) needs the history, which only :func:`evaluate` has.
     groups : array-like of labels, shape (m,), or pandas.DataFrame, optional
         The users' groups, for Part V's group measures: one label per user, or one column per
         sensitive attribute (the groups are the non-empty intersections of all its columns).
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         What an undefined measure gives: NaN with a warning, NaN, or an error.
     **options
-        Parameters of the requested measures' score versions (PUF: ``normalization``,
-        ``minmax``, ``block_size``; Atkinson: ``epsilon``; GCE: ``beta``, ``lam``, ``c``; Min: ``q``).
+        Parameters of the requested measures (PUF: ``normalization``, ``minmax``,
+        ``block_size``; Atkinson: ``epsilon``; GCE: ``beta``, ``lam``, ``c``; Min: ``q``); an
+        option no requested measure takes is a ``ValueError``, as in :func:`evaluate`.
 
     Returns
     -------
@@ -220,35 +235,19 @@ def evaluate_scores(scores, measures, *, similarity=None, groups=None, on_undefi
     Examples
     --------
     >>> sim = [[1, .5, 0], [.5, 1, 1], [0, 1, 1]]
-    >>> {name: round(value, 4) for name, value in evaluate_scores([0.2, 0.6, 0.6], ["PUF", "SD_ind"],
-    ...                                                           similarity=sim).items()}
+    >>> out = evaluate_effectiveness([0.2, 0.6, 0.6], ["PUF", "SD_ind"], similarity=sim)
+    >>> {name: round(value, 4) for name, value in out.items()}
     {'PUF': 0.0667, 'SD_ind': 0.1886}
-    >>> groups = ["f", "f", "m"]
-    >>> {name: round(value, 4) for name, value in evaluate_scores([0.2, 0.6, 0.6], ["Range_group", "Atk_ind"],
-    ...                                                           groups=groups).items()}
+    >>> out = evaluate_effectiveness([0.2, 0.6, 0.6], ["Range_group", "Atk_ind"], groups=["f", "f", "m"])
+    >>> {name: round(value, 4) for name, value in out.items()}
     {'Range_group': 0.2, 'Atk_ind': 0.051}
     """
-    check_on_undefined(on_undefined)
-    names = _measure_list(measures)
-    specs = [get(name) for name in names]
-    no_scores = [s.key for s in specs if s.from_scores is None]
-    if no_scores:
-        able = ", ".join(s.key for s in ALL_MEASURES if s.from_scores is not None)
-        raise ValueError(f"{no_scores} cannot be computed from per-user scores alone (they need the lists: use "
-                         f"recfair.evaluate); measures that can: {able}.")
-    known = {opt for spec in specs for opt in _scores_options(spec)}
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ValueError(f"option(s) {unknown} are not parameters of the requested measures computed from scores "
-                         f"(their parameters: {sorted(known) or 'none'}).")
-    out = {}
-    for spec in specs:
-        own = {o: v for o, v in options.items() if o in _scores_options(spec)}
-        accepts = inspect.signature(spec.from_scores).parameters
-        context = {}
-        if "similarity" in accepts:                 # measures weighing pairs of users by similarity
-            context["similarity"] = similarity
-        if "groups" in accepts:                     # measures comparing groups of users
-            context["groups"] = groups
-        out[spec.key] = float(spec.from_scores(scores, on_undefined=on_undefined, **context, **own))
-    return out
+    able = ", ".join(s.key for s in ALL_MEASURES if s.from_effectiveness is not None)
+    specs, per_spec = _dispatch(
+        measures, options, on_undefined, able=lambda s: s.from_effectiveness is not None,
+        unable=f"cannot be computed from per-user effectiveness alone (they need the lists: use recfair.evaluate); "
+               f"measures that can: {able}.",
+        options_of=_effectiveness_options)
+    return {spec.key: float(spec.from_effectiveness(effectiveness, similarity=similarity, groups=groups,
+                                                    on_undefined=on_undefined, **per_spec[spec.key]))
+            for spec in specs}

@@ -78,10 +78,12 @@ class MeasureSpec:
     guidelines : Paper 3's marks on the guideline factors (:mod:`recfair.joint.guidelines`), joint measures only.
     graded : whether the measure accepts graded relevance (``relevance=``); the others need
         binary relevance (or none at all).
-    from_scores : optional ``from_scores(scores, *, similarity=None, on_undefined=..., **options) -> float``:
+    from_effectiveness : optional ``from_effectiveness(effectiveness, *, on_undefined=..., **options) -> float``:
         the measure computed from per-user effectiveness values alone (one value per user), for
-        researchers who have only those; what :func:`recfair.evaluate_scores` dispatches to
-        (Part IV's PUF, SD_ind, Gini_ind). ``similarity`` is a users x users matrix.
+        researchers who have only those; what :func:`recfair.evaluate_effectiveness` dispatches to
+        (Part IV's PUF, SD_ind, Gini_ind; Part V's measures). A hook that compares users by
+        similarity takes ``similarity=`` (a users x users matrix), one that compares groups
+        ``groups=``; ``options`` on the hook (a tuple of names) lists its other keyword options.
 
     Examples
     --------
@@ -113,7 +115,7 @@ class MeasureSpec:
     chapter: str | None = None
     guidelines: tuple[str, ...] | None = None
     graded: bool = False
-    from_scores: Callable | None = None
+    from_effectiveness: Callable | None = None
 
     @property
     def direction(self) -> str:

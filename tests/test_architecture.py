@@ -24,7 +24,7 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).parents[1] / "recfair"
-CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "recfair.ranking",
+CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "recfair.ranking", "recfair.inequality",
         "recfair.examination", "recfair.relevance", "recfair.frames", "recfair.symbolic", "recfair.synthetic"}
 COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds"}
 #: The parts in the book's order; a part may import the public package of an earlier one.

@@ -15,6 +15,8 @@ import _reference as ref
 import numpy as np
 import pandas as pd
 import pytest
+
+import recfair as rf
 from _data_fixtures import isolated_env, shared_data  # noqa: F401
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -23,6 +25,13 @@ from recfair._validation import UndefinedMeasureError, UndefinedMeasureWarning
 from recfair.groups import groupings as gp
 from recfair.groups import measures as G
 from recfair.groups import text as T
+
+
+def _evaluate(effectiveness, groups, measures=None, **options):
+    """Every group measure (or ``measures``) through the one per-user entry point."""
+    names = list(G.GROUP_MEASURES) if measures is None else measures
+    return rf.evaluate_effectiveness(effectiveness, names, groups=groups, **options)
+
 
 TOY = [0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4]
 TOY_GROUPS = ["a"] * 3 + ["b"] * 4 + ["c"] * 3
@@ -36,16 +45,16 @@ def test_toy_example_of_the_paper():
                 "Gini_group": 0.1241, "Atk_group": 0.0114, "CV_group": 0.2343, "FStat_group": 0.3034,
                 "KL_group": 0.0992, "GCE_group": 0.0333, "SD_within": 0.3408, "Gini_within": 0.4466,
                 "Atk_within": 0.3365, "Atk_ind": 0.3441}
-    got = G.evaluate_groups(TOY, TOY_GROUPS)
+    got = _evaluate(TOY, TOY_GROUPS)
     assert set(got) == set(expected)
     for name, value in expected.items():
         assert got[name] == pytest.approx(value, abs=5e-5), name
-    np.testing.assert_allclose(G.group_means(TOY, TOY_GROUPS), [0.5, 0.275, 0.43333333], atol=1e-8)
-    d = G.atkinson_decomposition(TOY, TOY_GROUPS)
+    np.testing.assert_allclose(G.group_means(TOY, groups=TOY_GROUPS), [0.5, 0.275, 0.43333333], atol=1e-8)
+    d = G.atkinson_decomposition(TOY, groups=TOY_GROUPS)
     assert 1 - (1 - d.between) * (1 - d.within) == pytest.approx(0.344074, abs=1e-6)
     assert abs(d.residual) < 1e-12
     # the printed MAD formula is half of the value computed
-    m = G.group_means(TOY, TOY_GROUPS)
+    m = G.group_means(TOY, groups=TOY_GROUPS)
     printed = sum(abs(m[a] - m[b]) for a in range(3) for b in range(a + 1, 3)) / (3 * 2)
     assert got["MAD_group"] == pytest.approx(2 * printed, rel=1e-12)
 
@@ -54,7 +63,7 @@ def test_teaser_two_groups_fair_to_each_other_unfair_within():
     rng = np.random.default_rng(0)
     x = np.concatenate([rng.uniform(0, 1, 50), rng.uniform(0, 1, 50)])
     g = [0] * 50 + [1] * 50
-    assert G.gini_group(x, g) < 0.1 < G.gini_within(x, g)
+    assert G.gini_group(x, groups=g) < 0.1 < G.gini_within(x, groups=g)
 
 
 # ============================================================================ against the loop transcriptions
@@ -96,7 +105,7 @@ REFERENCE = {
 def test_every_measure_equals_its_transcription(seed, k, size):
     rng = np.random.default_rng(seed)
     x, labels, groups = _random_grouping(rng, k, size)
-    got = G.evaluate_groups(x, labels, on_undefined="nan")
+    got = _evaluate(x, labels, on_undefined="nan")
     for name, f in REFERENCE.items():
         if name == "FStat_group" and x.size == k:
             assert math.isnan(got[name])
@@ -111,8 +120,8 @@ def test_atkinson_options_equal_the_transcription(eps):
     x, labels, groups = _random_grouping(rng, 9, 30, zeros=0.0)
     x = x + 0.01                                          # eps > 1 needs positive values for a finite EDE
     groups = [[v + 0.01 for v in g] for g in groups]
-    assert G.atk_group(x, labels, epsilon=eps) == pytest.approx(ref.p6_atk_group(groups, eps), rel=1e-9)
-    assert G.atk_within(x, labels, epsilon=eps) == pytest.approx(ref.p6_atk_within(groups, eps), rel=1e-9)
+    assert G.atk_group(x, groups=labels, epsilon=eps) == pytest.approx(ref.p6_atk_group(groups, eps), rel=1e-9)
+    assert G.atk_within(x, groups=labels, epsilon=eps) == pytest.approx(ref.p6_atk_within(groups, eps), rel=1e-9)
     assert G.atk_ind(x, epsilon=eps) == pytest.approx(ref.p6_atk_ind(x, eps), rel=1e-9)
 
 
@@ -122,14 +131,14 @@ def test_gce_options_equal_the_transcription(beta, lam, c):
     x, labels, groups = _random_grouping(rng, 6, 20)
     if lam == 1.0:                                        # no smoothing: keep every group mean positive
         x, groups = x + 0.01, [[v + 0.01 for v in g] for g in groups]
-    assert G.gce_group(x, labels, beta=beta, lam=lam, c=c) == pytest.approx(ref.p6_gce(groups, beta, lam, c),
+    assert G.gce_group(x, groups=labels, beta=beta, lam=lam, c=c) == pytest.approx(ref.p6_gce(groups, beta, lam, c),
                                                                             rel=1e-9, abs=1e-12)
 
 
 def test_constant_scores():
     rng = np.random.default_rng(3)
     x, labels, _ = _random_grouping(rng, 8, 50, constant=True)
-    got = G.evaluate_groups(x, labels, on_undefined="nan")
+    got = _evaluate(x, labels, on_undefined="nan")
     for name in ("Range_group", "SD_group", "MAD_group", "Gini_group", "CV_group", "KL_group", "GCE_group",
                  "Atk_group", "SD_within", "Gini_within", "Atk_within", "Atk_ind"):
         if name == "KL_group":
@@ -137,12 +146,12 @@ def test_constant_scores():
         assert got[name] == 0.0, name
     assert got["Min_group"] == 0.37
     assert math.isnan(got["FStat_group"])                 # U = 0: no within-group variance
-    assert got["KL_group"] == pytest.approx(ref.p6_kl([[0.37] * s for s in G.group_sizes(x, labels)]))
+    assert got["KL_group"] == pytest.approx(ref.p6_kl([[0.37] * s for s in G.group_sizes(labels)]))
 
 
 def test_gce_counts_groups_with_zero_effectiveness():
     x = [0.5, 0.5, 0.0, 0.0, 0.5, 0.5]
-    one_zero = G.gce_group(x, [0, 0, 1, 1, 2, 2])
+    one_zero = G.gce_group(x, groups=[0, 0, 1, 1, 2, 2])
     k = 3
     hat_sum = 0.95 + 3 * 0.05 * 1e-4
     assert one_zero == pytest.approx(0.5 * hat_sum / (k ** 2 * 0.05 * 1e-4), rel=0.01)
@@ -155,11 +164,11 @@ def test_gce_counts_groups_with_zero_effectiveness():
 def test_invariant_under_relabelling_users_and_groups():
     rng = np.random.default_rng(11)
     x, labels, _ = _random_grouping(rng, 15, 60)
-    base = G.evaluate_groups(x, labels)
+    base = _evaluate(x, labels)
     perm = rng.permutation(x.size)
     names = {j: f"group-{(7 * j) % 15}" for j in range(15)}
     renamed = [names[j] for j in labels[perm]]
-    moved = G.evaluate_groups(x[perm], renamed)
+    moved = _evaluate(x[perm], renamed)
     for name in base:
         assert moved[name] == pytest.approx(base[name], rel=1e-12, abs=1e-15), name
 
@@ -171,16 +180,16 @@ def test_dataframe_groups_are_the_intersections():
                           "job": rng.choice(["w", "n"], n, p=[0.9, 0.1])})
     x = rng.uniform(0, 1, n)
     combined = frame.astype(str).agg("|".join, axis=1).to_list()
-    a, b = G.evaluate_groups(x, frame), G.evaluate_groups(x, combined)
+    a, b = _evaluate(x, frame), _evaluate(x, combined)
     for name in a:
         assert a[name] == pytest.approx(b[name], rel=1e-12, abs=1e-15), name
     codes, labels = G.encode_groups(frame)
     assert len(labels) == len(set(combined)) and codes.max() == len(labels) - 1
     tuples = list(frame.itertuples(index=False, name=None))   # tuple labels are labels too
-    assert G.evaluate_groups(x, tuples) == pytest.approx(a, rel=1e-12, nan_ok=True)
+    assert _evaluate(x, tuples) == pytest.approx(a, rel=1e-12, nan_ok=True)
     assert G.encode_groups(tuples)[1] == labels
     # a single-column DataFrame equals its labels
-    assert G.sd_group(x, frame[["age"]]) == G.sd_group(x, frame["age"])
+    assert G.sd_group(x, groups=frame[["age"]]) == G.sd_group(x, groups=frame["age"])
 
 
 # ============================================================================ the decomposition
@@ -195,15 +204,15 @@ def test_atkinson_decomposition_is_exact(pairs, eps):
     labels = [p[1] for p in pairs]
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UndefinedMeasureWarning)
-        d = G.atkinson_decomposition(x, labels, epsilon=eps)
+        d = G.atkinson_decomposition(x, groups=labels, epsilon=eps)
     if math.isnan(d.between):                             # eps >= 1 and a zero in every group: Atk_b is 0/0
         assert eps >= 1 and d.individual == pytest.approx(1.0) and d.within == pytest.approx(1.0)
         return
     assert abs((1 - d.individual) - (1 - d.between) * (1 - d.within)) <= 1e-12
     for v in (d.individual, d.between, d.within):
         assert -1e-12 <= v <= 1 + 1e-12
-    assert d.between == G.atk_group(x, labels, epsilon=eps, on_undefined="nan")
-    assert d.within == G.atk_within(x, labels, epsilon=eps)
+    assert d.between == G.atk_group(x, groups=labels, epsilon=eps, on_undefined="nan")
+    assert d.within == G.atk_within(x, groups=labels, epsilon=eps)
     assert d.individual == G.atk_ind(x, epsilon=eps)
 
 
@@ -211,12 +220,12 @@ def test_decomposition_at_the_extremes():
     rng = np.random.default_rng(4)
     x = rng.uniform(0, 1, 30)
     x[::4] = 0
-    singletons = G.atkinson_decomposition(x, np.arange(30))          # one group per user
+    singletons = G.atkinson_decomposition(x, groups=np.arange(30))          # one group per user
     assert singletons.within == 0.0
     assert singletons.between == pytest.approx(singletons.individual, rel=1e-12)
-    one = G.atkinson_decomposition(x, np.zeros(30))                  # a single group
+    one = G.atkinson_decomposition(x, groups=np.zeros(30))                  # a single group
     assert one.between == 0.0 and one.within == pytest.approx(one.individual, rel=1e-12)
-    zero = G.atkinson_decomposition(np.zeros(5), [0, 0, 1, 2, 2])    # all-zero: the thesis's Atk = 0
+    zero = G.atkinson_decomposition(np.zeros(5), groups=[0, 0, 1, 2, 2])    # all-zero: the thesis's Atk = 0
     assert (zero.individual, zero.between, zero.within) == (0.0, 0.0, 0.0)
 
 
@@ -225,54 +234,54 @@ def test_decomposition_at_the_extremes():
 
 def test_undefined_values_follow_the_policy():
     with pytest.warns(UndefinedMeasureWarning, match="MAD_group"):
-        assert math.isnan(G.mad_group([0.1, 0.2], [0, 0]))
+        assert math.isnan(G.mad_group([0.1, 0.2], groups=[0, 0]))
     with pytest.warns(UndefinedMeasureWarning, match="FStat_group"):
-        assert math.isnan(G.fstat_group([0.1, 0.2, 0.3], [0, 1, 2]))    # one user per group
+        assert math.isnan(G.fstat_group([0.1, 0.2, 0.3], groups=[0, 1, 2]))    # one user per group
     with pytest.warns(UndefinedMeasureWarning, match="FStat_group"):
-        assert math.isnan(G.fstat_group([0.1, 0.2], [0, 0]))            # a single group
+        assert math.isnan(G.fstat_group([0.1, 0.2], groups=[0, 0]))            # a single group
     zeros = [0.0] * 4
     for f in (G.gini_group, G.cv_group, G.kl_group, G.gce_group, G.gini_within):
-        assert math.isnan(f(zeros, [0, 0, 1, 1], on_undefined="nan"))
+        assert math.isnan(f(zeros, groups=[0, 0, 1, 1], on_undefined="nan"))
         with pytest.raises(UndefinedMeasureError):
-            f(zeros, [0, 0, 1, 1], on_undefined="raise")
-    assert G.atk_ind(zeros) == 0.0 and G.atk_group(zeros, [0, 0, 1, 1]) == 0.0
-    assert G.atk_within(zeros, [0, 0, 1, 1]) == 0.0 and G.sd_within(zeros, [0, 0, 1, 1]) == 0.0
-    assert G.sd_group(zeros, [0, 1, 1, 1]) == 0.0 and G.min_group(zeros, [0, 1, 1, 1]) == 0.0
+            f(zeros, groups=[0, 0, 1, 1], on_undefined="raise")
+    assert G.atk_ind(zeros) == 0.0 and G.atk_group(zeros, groups=[0, 0, 1, 1]) == 0.0
+    assert G.atk_within(zeros, groups=[0, 0, 1, 1]) == 0.0 and G.sd_within(zeros, groups=[0, 0, 1, 1]) == 0.0
+    assert G.sd_group(zeros, groups=[0, 1, 1, 1]) == 0.0 and G.min_group(zeros, groups=[0, 1, 1, 1]) == 0.0
     # singleton groups are valid input everywhere
-    out = G.evaluate_groups([0.2, 0.4, 0.0, 0.9], [0, 1, 2, 3], on_undefined="nan")
+    out = _evaluate([0.2, 0.4, 0.0, 0.9], [0, 1, 2, 3], on_undefined="nan")
     assert out["Gini_within"] == 0.0 and out["SD_within"] == 0.0 and out["Atk_within"] == 0.0
     assert math.isnan(out["FStat_group"])
     with pytest.raises(ValueError, match="on_undefined"):
-        G.mad_group([0.1], [0], on_undefined="ignore")
+        G.mad_group([0.1], groups=[0], on_undefined="ignore")
 
 
 # ============================================================================ bad input
 
 
 @pytest.mark.parametrize("call,error,match", [
-    (lambda: G.sd_group([0.1, 0.2, 0.3], [0, 1]), ValueError, "2 labels but scores has 3 users"),
-    (lambda: G.sd_group([0.1, np.nan], [0, 1]), ValueError, "finite: user 1"),
-    (lambda: G.sd_group([0.1, np.inf], [0, 1]), ValueError, "finite"),
-    (lambda: G.gini_group([0.1, -0.2], [0, 1]), ValueError, "Gini_group needs non-negative"),
+    (lambda: G.sd_group([0.1, 0.2, 0.3], groups=[0, 1]), ValueError, "2 labels but effectiveness has 3 users"),
+    (lambda: G.sd_group([0.1, np.inf], groups=[0, 1]), ValueError, "finite or NaN"),
+    (lambda: G.sd_group([0.1, np.nan], groups=[0, 1], on_undefined="raise"), UndefinedMeasureError, "1 of 2 users"),
+    (lambda: G.gini_group([0.1, -0.2], groups=[0, 1]), ValueError, "Gini_group needs non-negative"),
     (lambda: G.atk_ind([0.1, -0.2]), ValueError, "Atk_ind needs non-negative"),
-    (lambda: G.atk_within([0.1, -0.2], [0, 1]), ValueError, "non-negative"),
-    (lambda: G.kl_group([0.1, -0.2], [0, 1]), ValueError, "non-negative"),
-    (lambda: G.atk_group([0.1, 0.2], [0, 1], epsilon=0), ValueError, "epsilon"),
+    (lambda: G.atk_within([0.1, -0.2], groups=[0, 1]), ValueError, "non-negative"),
+    (lambda: G.kl_group([0.1, -0.2], groups=[0, 1]), ValueError, "non-negative"),
+    (lambda: G.atk_group([0.1, 0.2], groups=[0, 1], epsilon=0), ValueError, "epsilon"),
     (lambda: G.atk_ind([0.1, 0.2], epsilon=-0.5), ValueError, "epsilon"),
-    (lambda: G.atkinson_decomposition([0.1, 0.2], [0, 1], epsilon=0.0), ValueError, "epsilon"),
+    (lambda: G.atkinson_decomposition([0.1, 0.2], groups=[0, 1], epsilon=0.0), ValueError, "epsilon"),
     (lambda: G.atk_ind([0.1, 0.2], epsilon="0.5"), TypeError, "epsilon"),
-    (lambda: G.sd_group([0.1, 0.2], [0, None]), ValueError, "missing label at user 1"),
-    (lambda: G.sd_group([0.1, 0.2], pd.DataFrame({"a": [1, np.nan]})), ValueError, "column 'a'"),
-    (lambda: G.sd_group([0.1, 0.2], pd.DataFrame(index=[0, 1])), ValueError, "without columns"),
-    (lambda: G.sd_group([], []), ValueError, "empty"),
-    (lambda: G.sd_group([[0.1, 0.2]], [0]), ValueError, "1-D"),
-    (lambda: G.sd_group(["a", "b"], [0, 1]), TypeError, "numbers"),
-    (lambda: G.sd_group([0.1, 0.2], "ab"), TypeError, "groups"),
-    (lambda: G.min_group([0.1, 0.2], [0, 1], q=2), ValueError, "q"),
-    (lambda: G.gce_group([0.1, 0.2], [0, 1], beta=1), ValueError, "beta"),
-    (lambda: G.gce_group([0.1, 0.2], [0, 1], lam=1.5), ValueError, "lam"),
-    (lambda: G.evaluate_groups([0.1], [0], ["Nope"]), ValueError, "unknown group measure"),
-    (lambda: G.evaluate_groups([0.1], [0], eps=0.5), TypeError, "unexpected option"),
+    (lambda: G.sd_group([0.1, 0.2], groups=[0, None]), ValueError, "missing label at user 1"),
+    (lambda: G.sd_group([0.1, 0.2], groups=pd.DataFrame({"a": [1, np.nan]})), ValueError, "column 'a'"),
+    (lambda: G.sd_group([0.1, 0.2], groups=pd.DataFrame(index=[0, 1])), ValueError, "without columns"),
+    (lambda: G.sd_group([], groups=[]), ValueError, "empty"),
+    (lambda: G.sd_group([[0.1, 0.2]], groups=[0]), ValueError, "1-D"),
+    (lambda: G.sd_group(["a", "b"], groups=[0, 1]), TypeError, "numbers"),
+    (lambda: G.sd_group([0.1, 0.2], groups="ab"), TypeError, "groups"),
+    (lambda: G.min_group([0.1, 0.2], groups=[0, 1], q=2), ValueError, "q"),
+    (lambda: G.gce_group([0.1, 0.2], groups=[0, 1], beta=1), ValueError, "beta"),
+    (lambda: G.gce_group([0.1, 0.2], groups=[0, 1], lam=1.5), ValueError, "lam"),
+    (lambda: _evaluate([0.1], [0], ["Nope"]), ValueError, "unknown measure"),
+    (lambda: _evaluate([0.1], [0], eps=0.5), ValueError, "not parameters of any requested measure"),
 ])
 def test_bad_input_is_refused_clearly(call, error, match):
     with pytest.raises(error, match=match):
@@ -284,9 +293,10 @@ def test_group_measures_dict():
                                       "CV_group", "FStat_group", "KL_group", "GCE_group", "Atk_group",
                                       "SD_within", "Gini_within", "Atk_within", "Atk_ind"]
     for name, f in G.GROUP_MEASURES.items():
-        assert f(TOY, TOY_GROUPS) == pytest.approx(G.evaluate_groups(TOY, TOY_GROUPS, [name])[name], rel=1e-12)
+        context = {} if name == "Atk_ind" else {"groups": TOY_GROUPS}
+        assert f(TOY, **context) == pytest.approx(_evaluate(TOY, TOY_GROUPS, [name])[name], rel=1e-12)
         assert "on_undefined" in G.OPTIONS[name]
-        assert f(TOY, TOY_GROUPS, on_undefined="raise") == f(TOY, TOY_GROUPS)
+        assert f(TOY, **context, on_undefined="raise") == f(TOY, **context)
     assert set(G.RANGES) == set(G.GROUP_MEASURES) and G.HIGHER_IS_FAIRER == {"Min_group"}
 
 
@@ -294,7 +304,7 @@ def test_group_measures_dict():
 def test_values_stay_in_their_ranges(seed):
     rng = np.random.default_rng(100 + seed)
     x, labels, _ = _random_grouping(rng, int(rng.integers(2, 30)), int(rng.integers(1, 80)), zeros=0.5)
-    for name, value in G.evaluate_groups(x, labels, on_undefined="nan").items():
+    for name, value in _evaluate(x, labels, on_undefined="nan").items():
         lo, hi = G.RANGES[name]
         assert math.isnan(value) or lo - 1e-12 <= value <= hi + 1e-12, name
 
@@ -310,24 +320,24 @@ def test_attribute_subsets_and_grp():
     frame = pd.DataFrame({"a": rng.choice(list("xy"), n), "b": rng.choice(list("pqr"), n),
                           "c": rng.choice(list("uv"), n)})
     x = rng.uniform(0, 1, n)
-    per = gp.by_grouping("SD_group", x, frame)
+    per = gp.by_grouping(x, measure="SD_group", groups=frame)
     assert list(per) == gp.attribute_subsets(frame)
-    assert per[("a", "b")] == G.sd_group(x, frame[["a", "b"]])
-    out = gp.grp("SD_group", x, frame)
+    assert per[("a", "b")] == G.sd_group(x, groups=frame[["a", "b"]])
+    out = gp.grp(x, measure="SD_group", groups=frame)
     assert set(out) == {1, 2, 3}
     assert out[1] == pytest.approx(np.mean([per[("a",)], per[("b",)], per[("c",)]]))
     assert out[3] == per[("a", "b", "c")]
-    assert gp.grp(G.atk_group, x, frame, epsilon=0.5)[2] == pytest.approx(
-        np.mean([G.atk_group(x, frame[list(s)]) for s in gp.attribute_subsets(frame, 2)]))
-    table = gp.stairs(x, frame)
+    assert gp.grp(x, measure=G.atk_group, groups=frame, epsilon=0.5)[2] == pytest.approx(
+        np.mean([G.atk_group(x, groups=frame[list(s)]) for s in gp.attribute_subsets(frame, sizes=2)]))
+    table = gp.stairs(x, groups=frame)
     assert len(table) == 7 and table["n_groups"].is_monotonic_increasing
     assert table["n_groups"].iloc[-1] == gp.n_groups(frame) == 12
-    with pytest.raises(ValueError, match="rows but scores"):
-        gp.by_grouping("SD_group", x[:-1], frame)
+    with pytest.raises(ValueError, match="rows but effectiveness"):
+        gp.by_grouping(x[:-1], measure="SD_group", groups=frame)
     with pytest.raises(TypeError, match="DataFrame"):
-        gp.grp("SD_group", x, [1, 2])
+        gp.grp(x, measure="SD_group", groups=[1, 2])
     with pytest.raises(ValueError, match="unknown group measure"):
-        gp.grp("SD", x, frame)
+        gp.grp(x, measure="SD", groups=frame)
 
 
 def test_movielens_mappings_on_codes_and_names():
@@ -357,7 +367,7 @@ def test_movielens_100k_user_groups(shared_data):  # noqa: F811
     assert (frame["occupation"] == "non-working").equals(students)
     assert gp.n_groups(frame) == 12                                  # 2 x 3 x 2, all non-empty as in ML-1M
     x = np.random.default_rng(0).uniform(0, 1, len(frame))
-    assert len(gp.stairs(x, frame)) == 7
+    assert len(gp.stairs(x, groups=frame)) == 7
 
 
 # ============================================================================ free-text recommendations
@@ -459,7 +469,7 @@ def test_the_published_conventions_with_pandas_and_scipy():
     df = pd.DataFrame({"s": x, "g": labels})
     per_group = df.groupby("g")["s"]
     means, counts = per_group.mean(), per_group.count()
-    got = G.evaluate_groups(x, labels)
+    got = _evaluate(x, labels)
     thresh = means.quantile(0.25)
     assert got["Min_group"] == pytest.approx(means[means <= thresh].mean(), rel=1e-12)
     assert got["SD_group"] == pytest.approx(means.std(ddof=0), rel=1e-12)

@@ -305,7 +305,7 @@ def test_generated_rankings_reach_the_brute_force_extremes(measure, n, k):
     rng = np.random.default_rng(n * 10 + k)
     relevant = [sorted(rng.choice(n, size=R, replace=False).tolist()) for R in range(1, n)]
     for end, pick in (("most_fair", min), ("most_unfair", max)):
-        rankings = extreme_ranking(relevant, n, measure, end, k=k)
+        rankings = extreme_ranking(relevant, n_items=n, measure=measure, end=end, k=k)
         assert rankings.shape == (len(relevant), n)
         for u, items in enumerate(relevant):
             assert sorted(rankings[u].tolist()) == list(range(n))
@@ -316,27 +316,27 @@ def test_generated_rankings_reach_the_brute_force_extremes(measure, n, k):
 
 def test_generators_inputs_and_seed():
     relevant = [[0, 3], [], list(range(6)), [5]]
-    a = fairest_ranking(relevant, 6, "II-F", k=2)
+    a = fairest_ranking(relevant, n_items=6, measure="II-F", k=2)
     mask = np.zeros((4, 6), dtype=bool)
     for u, items in enumerate(relevant):
         mask[u, items] = True
-    assert np.array_equal(a, fairest_ranking(mask, 6, "II-F", k=2))
+    assert np.array_equal(a, fairest_ranking(mask, n_items=6, measure="II-F", k=2))
     assert a[0, :2].tolist() == [0, 3] and a[1].tolist() == list(range(6))
-    b = unfairest_ranking(relevant, 6, "IAA", k=2, seed=3)
+    b = unfairest_ranking(relevant, n_items=6, measure="IAA", k=2, seed=3)
     assert sorted(b[0, -2:].tolist()) == [0, 3]
-    assert np.array_equal(b, unfairest_ranking(relevant, 6, "IAA", k=2, seed=3))
+    assert np.array_equal(b, unfairest_ranking(relevant, n_items=6, measure="IAA", k=2, seed=3))
     sparse = pytest.importorskip("scipy.sparse")
-    assert np.array_equal(a, fairest_ranking(sparse.csr_matrix(mask), 6, "II-F", k=2))
+    assert np.array_equal(a, fairest_ranking(sparse.csr_matrix(mask), n_items=6, measure="II-F", k=2))
     with pytest.raises(ValueError):
-        fairest_ranking([[6]], 6, "IAA", k=2)
+        fairest_ranking([[6]], n_items=6, measure="IAA", k=2)
     with pytest.raises(ValueError):
-        fairest_ranking([[1, 1]], 6, "IAA", k=2)
+        fairest_ranking([[1, 1]], n_items=6, measure="IAA", k=2)
     with pytest.raises(ValueError):
-        fairest_ranking([[1]], 6, "HD", k=2)
+        fairest_ranking([[1]], n_items=6, measure="HD", k=2)
     with pytest.raises(ValueError):
-        extreme_ranking([[1]], 6, "IAA", "fairest", k=2)
+        extreme_ranking([[1]], n_items=6, measure="IAA", end="fairest", k=2)
     with pytest.raises(ValueError):
-        fairest_ranking([[1]], 3, "IAA", k=4)
+        fairest_ranking([[1]], n_items=3, measure="IAA", k=4)
 
 
 def test_generator_scales_to_dataset_sizes():
@@ -344,7 +344,7 @@ def test_generator_scales_to_dataset_sizes():
     relevant = [rng.choice(2000, size=int(s), replace=False) for s in rng.integers(1, 60, size=50)]
     for measure in ("IAA", "II-F", "IFD_div", "IFD_mul"):
         for end in ("most_fair", "most_unfair"):
-            out = extreme_ranking(relevant, 2000, measure, end, k=10)
+            out = extreme_ranking(relevant, n_items=2000, measure=measure, end=end, k=10)
             assert out.shape == (50, 2000)
 
 

@@ -50,7 +50,7 @@ def test_sorts_and_rejects_nan():
 
 def _insertion_run(step, m=1000, n=10_000, k=10):
     """Paper 2's insertion study after `step` replacements (p2 §6.4)."""
-    return generators.insertion_top_k(m, n, k, step), generators.insertion_relevant(m, n, k)
+    return generators.insertion_top_k(m, n, k, n_inserted=step), generators.insertion_relevant(m, n, k)
 
 
 @pytest.mark.parametrize("step, published, stable", [(1, 0.270473, 0.820933), (2, 0.240304, 0.820933)])

@@ -37,7 +37,7 @@ def test_exact_distances_match_rf_pareto_dpfr():
     table = dv.teaser_frontier(2001)
     exact = dv.teaser_distances()
     for name, (x, y) in dv.TEASER_MODELS.items():
-        got = rf.pareto.dpfr(float(x), float(y), table, dv.REL, dv.FAIR)
+        got = rf.pareto.dpfr(float(x), float(y), frontier=table, rel=dv.REL, fair=dv.FAIR)
         assert got == pytest.approx(float(exact[name]), abs=1e-6)
 
 

@@ -73,7 +73,7 @@ def test_toy_envy_and_uf_by_hand():
 
 
 def test_puf_on_a_run_with_a_supplied_similarity_needs_no_history():
-    sim = rf.users.user_similarity(HISTORY, "jaccard", minmax=True)
+    sim = rf.users.user_similarity(HISTORY, similarity="jaccard", minmax=True)
     got = rf.evaluate(LISTS, n_items=8, measures="PUF", relevant=RELEVANT, similarity=sim)["PUF"]
     assert got == pytest.approx(rf.evaluate(LISTS, n_items=8, measures="PUF", relevant=RELEVANT,
                                             history=HISTORY)["PUF"])

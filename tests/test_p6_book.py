@@ -24,28 +24,28 @@ def test_atkinson_identity_matches_the_library_numerically():
     rng = np.random.default_rng(6)
     x = rng.random(200) * (rng.random(200) > 0.3)
     g = rng.integers(0, 7, 200)
-    d = atkinson_decomposition(x, g)
+    d = atkinson_decomposition(x, groups=g)
     assert abs(d.residual) < 1e-12
 
 
 def test_mad_printed_factor_is_half():
     assert gd.mad_factor().holds
     x, g = [0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3
-    assert round(mad_group(x, g), 4) == 0.15
+    assert round(mad_group(x, groups=g), 4) == 0.15
 
 
 @pytest.mark.parametrize("k", [2, 3, 7])
 def test_cv_maximum_is_reached_by_one_group_at_one(k):
     assert gd.cv_maximum().holds
     x = [1.0] + [0.0] * (k - 1)
-    assert cv_group(x, list(range(k))) == pytest.approx(np.sqrt(k - 1))
+    assert cv_group(x, groups=list(range(k))) == pytest.approx(np.sqrt(k - 1))
 
 
 def test_gce_zero_group_term_matches_library():
     d = gd.gce_zero_group()
     assert d.holds
     # two groups: one at 0, one at 0.5; p = (0, 1), p_hat = (5e-6, 0.95 + 5e-6)
-    value = gce_group([0.0, 0.5], [0, 1])
+    value = gce_group([0.0, 0.5], groups=[0, 1])
     p_hat = np.array([0.05 * 1e-4, 0.95 + 0.05 * 1e-4])
     tilde = p_hat / p_hat.sum()
     assert value == pytest.approx(0.5 * (np.sum(1 / (4 * tilde)) - 1))

@@ -27,9 +27,10 @@ def test_evaluate_on_a_run_equals_the_functions_on_per_user_effectiveness(base):
     got = rf.evaluate(top, n_items=n, measures=NAMES, relevant=relevant, user_attributes=attrs, base=base,
                       on_undefined="nan")
     for name in NAMES:
-        want = g.GROUP_MEASURES[name](per_user, attrs, on_undefined="nan")
+        context = {} if name == "Atk_ind" else {"groups": attrs}
+        want = g.GROUP_MEASURES[name](per_user, **context, on_undefined="nan")
         assert got[name] == pytest.approx(want, abs=1e-12, nan_ok=True), name
-    scores = rf.evaluate_scores(per_user, NAMES, groups=attrs, on_undefined="nan")
+    scores = rf.evaluate_effectiveness(per_user, NAMES, groups=attrs, on_undefined="nan")
     assert scores == pytest.approx(got, abs=1e-12, nan_ok=True)
 
 
@@ -38,10 +39,10 @@ def test_attributes_choose_the_grouping_and_options_reach_the_measure():
     one = rf.evaluate(top, n_items=n, measures="Atk_group", relevant=relevant, user_attributes=attrs,
                       attributes="gender", epsilon=0.8)["Atk_group"]
     per_user = rf.evaluate_per_user(top, n_items=n, measures="NDCG", relevant=relevant)["NDCG"].to_numpy()
-    assert one == pytest.approx(g.atk_group(per_user, attrs["gender"], epsilon=0.8), abs=1e-12)
-    assert one != pytest.approx(g.atk_group(per_user, attrs["gender"]), abs=1e-6)
-    parts = g.atkinson_decomposition(per_user, attrs)
-    values = rf.evaluate_scores(per_user, ["Atk_ind", "Atk_group", "Atk_within"], groups=attrs)
+    assert one == pytest.approx(g.atk_group(per_user, groups=attrs["gender"], epsilon=0.8), abs=1e-12)
+    assert one != pytest.approx(g.atk_group(per_user, groups=attrs["gender"]), abs=1e-6)
+    parts = g.atkinson_decomposition(per_user, groups=attrs)
+    values = rf.evaluate_effectiveness(per_user, ["Atk_ind", "Atk_group", "Atk_within"], groups=attrs)
     assert 1 - values["Atk_ind"] == pytest.approx((1 - values["Atk_group"]) * (1 - values["Atk_within"]), abs=1e-12)
     assert values["Atk_ind"] == pytest.approx(parts.individual, abs=1e-12)
 
@@ -59,9 +60,9 @@ def test_undefined_effectiveness_and_bad_input():
         rf.evaluate(top, n_items=n, measures="SD_group", relevant=relevant, user_attributes=attrs,
                     attributes=["income"])
     with pytest.raises(ValueError, match="pass groups="):
-        rf.evaluate_scores([0.1, 0.5], "MAD_group")
+        rf.evaluate_effectiveness([0.1, 0.5], "MAD_group")
     with pytest.raises(ValueError, match="not parameters"):
-        rf.evaluate_scores([0.1, 0.5], "MAD_group", groups=["a", "b"], epsilon=0.5)
+        rf.evaluate_effectiveness([0.1, 0.5], "MAD_group", groups=["a", "b"], epsilon=0.5)
     with pytest.raises(ValueError, match="base must be"):
         rf.evaluate(top, n_items=n, measures="SD_group", relevant=relevant, user_attributes=attrs, base="Jain_our")
 

@@ -41,7 +41,7 @@ SPLITS = [  # (seed, m, n, k): km > n and km < n, k = 1, long histories, many it
 @pytest.mark.parametrize("seed, m, n, k", SPLITS)
 def test_walk_matches_the_reference_transcription(seed, m, n, k):
     history, relevant = random_split(seed, m, n, max_rel=2 * k, max_hist=n // 3, k=k)
-    table = oracle2fair(history, relevant, n, k=k, lists=True)
+    table = oracle2fair(history, relevant, n_items=n, k=k, lists=True)
     expected = ref.oracle2fair_walk(history, relevant, n, k)
     assert len(table) == len(expected) == table.attrs["total_replacements"] + 1
     for got, want in zip(table.attrs["lists"], expected):
@@ -51,7 +51,7 @@ def test_walk_matches_the_reference_transcription(seed, m, n, k):
 @pytest.mark.parametrize("seed, m, n, k", SPLITS)
 def test_incremental_scores_equal_evaluate_at_every_step(seed, m, n, k):
     history, relevant = random_split(seed, m, n, max_rel=2 * k, max_hist=n // 3, k=k)
-    table = oracle2fair(history, relevant, n, k=k, lists=True, on_undefined="nan")
+    table = oracle2fair(history, relevant, n_items=n, k=k, lists=True, on_undefined="nan")
     assert list(table.columns) == ["replacements", *MEASURES]
     for (_, row), lists in zip(table.iterrows(), table.attrs["lists"]):
         with warnings.catch_warnings():
@@ -65,7 +65,7 @@ def test_incremental_scores_equal_evaluate_at_every_step(seed, m, n, k):
 @pytest.mark.parametrize("seed, m, n, k", SPLITS)
 def test_lists_valid_fairness_monotone_and_stop_reached(seed, m, n, k):
     history, relevant = random_split(seed, m, n, max_rel=2 * k, max_hist=n // 3, k=k)
-    table = oracle2fair(history, relevant, n, k=k, lists=True, on_undefined="nan")
+    table = oracle2fair(history, relevant, n_items=n, k=k, lists=True, on_undefined="nan")
     for lists in table.attrs["lists"]:
         assert all(len(set(row)) == k for row in lists.tolist())
         assert not any(set(row) & set(h.tolist()) for row, h in zip(lists.tolist(), history))
@@ -84,8 +84,8 @@ def test_lists_valid_fairness_monotone_and_stop_reached(seed, m, n, k):
 @pytest.mark.parametrize("seed, m, n, k", SPLITS[:4])
 def test_estimated_frontier_is_a_subsequence_of_the_full_one(points, seed, m, n, k):
     history, relevant = random_split(seed, m, n, max_rel=2 * k, max_hist=n // 3, k=k)
-    full = oracle2fair(history, relevant, n, k=k, on_undefined="nan")
-    est = oracle2fair(history, relevant, n, k=k, points=points, on_undefined="nan")
+    full = oracle2fair(history, relevant, n_items=n, k=k, on_undefined="nan")
+    est = oracle2fair(history, relevant, n_items=n, k=k, points=points, on_undefined="nan")
     rows = full.set_index("replacements").loc[est["replacements"]].reset_index()
     pd.testing.assert_frame_equal(rows, est, check_exact=False, rtol=0, atol=1e-12)
     assert est["replacements"].iloc[0] == 0 and est["replacements"].iloc[-1] == full["replacements"].iloc[-1]
@@ -137,12 +137,12 @@ def test_oracle_user_whose_history_blocks_every_unexposed_item():
 def test_walk_stops_with_a_warning_when_no_holder_may_take_any_item():
     history = [[1, 2]] * 4                    # every user's history holds every other item
     with pytest.warns(FrontierWarning, match="stopped after 0 replacements"):
-        table = oracle2fair(history, [[0]] * 4, 3, k=1, on_undefined="nan")
+        table = oracle2fair(history, [[0]] * 4, n_items=3, k=1, on_undefined="nan")
     assert len(table) == 1 and not table.attrs["reached_stop"]
 
 
 def test_no_replacement_when_the_oracle_is_already_fairest():
-    table = oracle2fair([[2], [0]], [[0, 1], [2, 3]], 4, k=2)
+    table = oracle2fair([[2], [0]], [[0, 1], [2, 3]], n_items=4, k=2)
     assert len(table) == 1 and table.attrs["total_replacements"] == 0 and table.attrs["reached_stop"]
 
 
@@ -158,26 +158,29 @@ def test_no_replacement_when_the_oracle_is_already_fairest():
 ])
 def test_bad_input(history, relevant, n, k, match):
     with pytest.raises(ValueError, match=match):
-        oracle2fair(history, relevant, n, k=k)
+        oracle2fair(history, relevant, n_items=n, k=k)
 
 
 def test_bad_points_alpha_and_pair():
-    table = oracle2fair([[5], [4], [], [3]], [[0, 1], [0, 1, 2], [0], [0, 1]], 6, k=2)
+    table = oracle2fair([[5], [4], [], [3]], [[0, 1], [0, 1, 2], [0], [0, 1]], n_items=6, k=2)
     with pytest.raises(ValueError, match="points"):
-        oracle2fair([[5], [4], [], [3]], [[0, 1], [0, 1, 2], [0], [0, 1]], 6, k=2, points=1)
+        oracle2fair([[5], [4], [], [3]], [[0, 1], [0, 1, 2], [0], [0, 1]], n_items=6, k=2, points=1)
     for alpha in (-0.1, 1.5):
         with pytest.raises(ValueError, match="alpha must lie in"):
-            dpfr(0.5, 0.5, table, "P", "Jain_our", alpha=alpha)
+            dpfr(0.5, 0.5, frontier=table, rel="P", fair="Jain_our", alpha=alpha)
     with pytest.raises(ValueError, match="rel must be a relevance measure"):
-        dpfr(0.5, 0.5, table, "Jain_our", "P")
+        dpfr(0.5, 0.5, frontier=table, rel="Jain_our", fair="P")
     with pytest.raises(ValueError, match="fair must be a fairness measure"):
-        reference_point(table, "P", "Gini_ori")
+        reference_point(table, rel="P", fair="Gini_ori")
     with pytest.raises(ValueError, match="index_range"):
-        reference_point(table, "P", "Jain_our", index_range="middle")
+        reference_point(table, rel="P", fair="Jain_our", index_range="middle")
     with pytest.raises(ValueError, match="finite"):
-        dpfr(float("nan"), 0.5, table, "P", "Jain_our")
+        dpfr(float("inf"), 0.5, frontier=table, rel="P", fair="Jain_our")
+    with pytest.raises(rf.UndefinedMeasureError, match="DPFR"):
+        dpfr(float("nan"), 0.5, frontier=table, rel="P", fair="Jain_our", on_undefined="raise")
+    assert math.isnan(dpfr(float("nan"), 0.5, frontier=table, rel="P", fair="Jain_our", on_undefined="nan"))
     with pytest.raises(TypeError, match="DataFrame"):
-        frontier(table.to_numpy(), "P", "Jain_our")
+        frontier(table.to_numpy(), rel="P", fair="Jain_our")
 
 
 # --------------------------------------------------------------------------- frontier, reference point, DPFR
@@ -192,9 +195,9 @@ def quarter_circle(samples=2001):
 def test_teaser_midpoint_and_distances():
     pf = quarter_circle()
     mid = 0.2 + 0.8 / math.sqrt(2)
-    assert reference_point(pf, "NDCG", "Jain_our") == pytest.approx((mid, mid), abs=1e-12)
+    assert reference_point(pf, rel="NDCG", fair="Jain_our") == pytest.approx((mid, mid), abs=1e-12)
     models = [(0.2, 0.9), (0.65, 0.2), (0.5, 0.5)]                     # A, B, C
-    got = [dpfr(x, y, pf, "NDCG", "Jain_our") for x, y in models]
+    got = [dpfr(x, y, frontier=pf, rel="NDCG", fair="Jain_our") for x, y in models]
     assert [round(v, 4) for v in got] == [0.5814, 0.5774, 0.3757]
     # the thesis prints 0.582 / 0.578 / 0.376: distances to the midpoint rounded to (0.766, 0.766)
     printed = [math.dist(p, (round(mid, 3),) * 2) for p in models]
@@ -214,35 +217,35 @@ def test_reference_point_matches_the_transcription(seed, index_range, lo, hi):
     points = list(zip(rel.tolist(), fair.tolist()))
     for alpha in (0.0, 0.3, 0.5, 1.0):
         want = ref.pareto_reference_point(points, alpha, lo, size + hi)
-        assert reference_point(pf, "P", "Ent_our", alpha=alpha, index_range=index_range) == pytest.approx(want)
+        assert reference_point(pf, rel="P", fair="Ent_our", alpha=alpha, index_range=index_range) == pytest.approx(want)
 
 
 def test_index_ranges_differ_only_at_the_ends():
     pf = pd.DataFrame({"P": [0.9, 0.5], "Jain_our": [0.1, 0.6]})
-    assert reference_point(pf, "P", "Jain_our", alpha=1.0) == (0.5, 0.6)
-    assert reference_point(pf, "P", "Jain_our", alpha=1.0, index_range="thesis") == (0.9, 0.1)
-    assert reference_point(pf, "P", "Jain_our", alpha=0.0, index_range="code") == (0.5, 0.6)
-    assert reference_point(pf.iloc[:1], "P", "Jain_our") == (0.9, 0.1)
+    assert reference_point(pf, rel="P", fair="Jain_our", alpha=1.0) == (0.5, 0.6)
+    assert reference_point(pf, rel="P", fair="Jain_our", alpha=1.0, index_range="thesis") == (0.9, 0.1)
+    assert reference_point(pf, rel="P", fair="Jain_our", alpha=0.0, index_range="code") == (0.5, 0.6)
+    assert reference_point(pf.iloc[:1], rel="P", fair="Jain_our") == (0.9, 0.1)
 
 
 def test_frontier_collapses_equal_relevance_keeping_the_best_fairness():
     t = pd.DataFrame({"replacements": range(5), "P": [0.9, 0.8, 0.8, 0.7, 0.7],
                       "Gini_our": [0.6, 0.5, 0.4, 0.45, 0.3], "Jain_our": [0.1, 0.3, 0.2, 0.4, 0.4]})
-    assert frontier(t, "P", "Gini_our")["Gini_our"].tolist() == [0.6, 0.4, 0.3]
-    jain = frontier(t, "P", "Jain_our")
+    assert frontier(t, rel="P", fair="Gini_our")["Gini_our"].tolist() == [0.6, 0.4, 0.3]
+    jain = frontier(t, rel="P", fair="Jain_our")
     assert jain["Jain_our"].tolist() == [0.1, 0.3, 0.4] and jain["replacements"].tolist() == [0, 1, 4]
     s = pd.DataFrame({"replacements": range(3), "P": [0.9, 0.8, 0.7], "QF_our": [1.0, 1.0, 1.0]})
-    assert len(frontier(s, "P", "QF_our")) == 3 and len(frontier(s, "P", "QF_our", strict=True)) == 1
+    assert len(frontier(s, rel="P", fair="QF_our")) == 3 and len(frontier(s, rel="P", fair="QF_our", strict=True)) == 1
 
 
 def test_slope_and_compatibility():
     t = pd.DataFrame({"replacements": [0, 1], "HR": [1.0, 1.0], "P": [0.9, 0.7], "Jain_our": [0.5, 0.9],
                       "QF_our": [1.0, 1.0]})
-    assert slope(t, "P", "Jain_our") == pytest.approx(-2.0)
-    assert slope(t, "P", "QF_our") == 0.0 and not compatible(t, "P", "QF_our")
+    assert slope(t, rel="P", fair="Jain_our") == pytest.approx(-2.0)
+    assert slope(t, rel="P", fair="QF_our") == 0.0 and not compatible(t, rel="P", fair="QF_our")
     with pytest.warns(rf.UndefinedMeasureWarning, match="HR is the same at both ends"):
-        assert math.isnan(slope(t, "HR", "Jain_our"))
-    assert not compatible(t, "HR", "Jain_our")
+        assert math.isnan(slope(t, rel="HR", fair="Jain_our"))
+    assert not compatible(t, rel="HR", fair="Jain_our")
     full = pd.DataFrame({m: [0.9, 0.7] for m in REL_MEASURES} | {m: [0.5, 0.9] for m in FAIR_MEASURES})
     assert slopes(full).shape == (6, 5)
 
@@ -251,9 +254,9 @@ def test_dpfr_through_evaluate_with_and_without_a_given_frontier():
     history, relevant = random_split(3, 20, 12, max_rel=8, max_hist=4, k=4)
     rng = np.random.default_rng(0)
     top = np.array([rng.choice(np.setdiff1d(np.arange(12), h), 4, replace=False) for h in history])
-    table = oracle2fair(history, relevant, 12, k=4)
+    table = oracle2fair(history, relevant, n_items=12, k=4)
     scores = rf.evaluate(top, n_items=12, measures=["MAP", "Gini_our"], relevant=relevant)
-    want = dpfr(scores["MAP"], scores["Gini_our"], table, "MAP", "Gini_our")
+    want = dpfr(scores["MAP"], scores["Gini_our"], frontier=table, rel="MAP", fair="Gini_our")
     got = rf.evaluate(top, n_items=12, measures="DPFR", relevant=relevant, history=history, rel="MAP",
                       fair="Gini_our")["DPFR"]
     assert got == pytest.approx(want, abs=1e-12)

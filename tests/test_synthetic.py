@@ -160,8 +160,8 @@ def test_repeatable_validation(fn):
 def test_nonrepeatable_match_slow_reference(case):
     hist, n, k, pop = case
     ref_pop = pop if pop is not None else _csr(hist, n).sum(axis=0).A1.tolist() if hist else [0] * n
-    fair = most_fair_top_k_nonrepeatable(hist, n, k, popularity=pop)
-    unfair = most_unfair_top_k_nonrepeatable(hist, n, k, popularity=pop)
+    fair = most_fair_top_k_nonrepeatable(hist, n_items=n, k=k, popularity=pop)
+    unfair = most_unfair_top_k_nonrepeatable(hist, n_items=n, k=k, popularity=pop)
     assert fair.shape == unfair.shape == (len(hist), k)
     assert fair.dtype == unfair.dtype == np.int64
     assert fair.tolist() == _ref_most_fair(hist, n, k, ref_pop)
@@ -179,9 +179,9 @@ def test_nonrepeatable_random_histories_against_reference():
         hist = [sorted(rng.choice(n, size=int(rng.integers(0, n - k + 1)), replace=False).tolist())
                 for _ in range(m)]
         pop = rng.integers(0, 5, size=n)
-        assert most_fair_top_k_nonrepeatable(hist, n, k, popularity=pop).tolist() == \
+        assert most_fair_top_k_nonrepeatable(hist, n_items=n, k=k, popularity=pop).tolist() == \
             _ref_most_fair(hist, n, k, pop.tolist())
-        assert most_unfair_top_k_nonrepeatable(hist, n, k, popularity=pop).tolist() == \
+        assert most_unfair_top_k_nonrepeatable(hist, n_items=n, k=k, popularity=pop).tolist() == \
             _ref_most_unfair(hist, n, k, pop.tolist())
 
 
@@ -195,8 +195,8 @@ def test_nonrepeatable_large_scale_properties():
     rows = np.repeat(np.arange(m), deg)
     keys = np.unique(rows * n + rng.choice(n, size=rows.size, p=p))
     hist = sp.csr_matrix((np.ones(keys.size, bool), (keys // n, keys % n)), shape=(m, n))
-    fair = most_fair_top_k_nonrepeatable(hist, n, k)
-    unfair = most_unfair_top_k_nonrepeatable(hist, n, k)
+    fair = most_fair_top_k_nonrepeatable(hist, n_items=n, k=k)
+    unfair = most_unfair_top_k_nonrepeatable(hist, n_items=n, k=k)
     for top in (fair, unfair):
         assert top.shape == (m, k) and _rows_distinct(top)
         assert not hist[np.arange(m)[:, None], top].toarray().any()
@@ -204,10 +204,10 @@ def test_nonrepeatable_large_scale_properties():
     assert counts.max() - counts.min() <= 2  # balanced as far as the histories allow
     assert np.unique(unfair).size < 3 * k
     # deterministic, and the same for every accepted history format
-    assert np.array_equal(fair, most_fair_top_k_nonrepeatable(hist.toarray(), n, k))
+    assert np.array_equal(fair, most_fair_top_k_nonrepeatable(hist.toarray(), n_items=n, k=k))
     lists = [hist.indices[hist.indptr[u]:hist.indptr[u + 1]].tolist() for u in range(m)]
-    assert np.array_equal(fair, most_fair_top_k_nonrepeatable(lists, n, k))
-    assert np.array_equal(unfair, most_unfair_top_k_nonrepeatable(lists, n, k))
+    assert np.array_equal(fair, most_fair_top_k_nonrepeatable(lists, n_items=n, k=k))
+    assert np.array_equal(unfair, most_unfair_top_k_nonrepeatable(lists, n_items=n, k=k))
 
 
 def test_nonrepeatable_without_history_equals_repeatable_in_popularity_order():
@@ -216,9 +216,9 @@ def test_nonrepeatable_without_history_equals_repeatable_in_popularity_order():
         pop = rng.integers(0, 4, size=n)
         order = popularity_order(pop)
         empty = [[] for _ in range(m)]
-        fair = most_fair_top_k_nonrepeatable(empty, n, k, popularity=pop)
+        fair = most_fair_top_k_nonrepeatable(empty, n_items=n, k=k, popularity=pop)
         assert np.array_equal(fair, order[most_fair_top_k(m, n, k)])
-        unfair = most_unfair_top_k_nonrepeatable(empty, n, k, popularity=pop)
+        unfair = most_unfair_top_k_nonrepeatable(empty, n_items=n, k=k, popularity=pop)
         assert np.array_equal(unfair, most_unfair_top_k(m, n, k, items=order))
 
 
@@ -226,28 +226,28 @@ def test_nonrepeatable_popularity_order_and_default():
     # items 2 and 4 are in nobody's train/val (popularity 0): they come first, by index
     hist = [[0, 1], [1, 3], [1]]
     assert popularity_order([1, 3, 0, 1, 0]).tolist() == [2, 4, 0, 3, 1]
-    unfair = most_unfair_top_k_nonrepeatable(hist, 5, 3)
+    unfair = most_unfair_top_k_nonrepeatable(hist, n_items=5, k=3)
     assert unfair.tolist() == [[2, 4, 3], [2, 4, 0], [2, 4, 0]]
-    fair = most_fair_top_k_nonrepeatable(hist, 5, 3)
+    fair = most_fair_top_k_nonrepeatable(hist, n_items=5, k=3)
     # user 0: first 3 recommendable of the order; then least count, ties by the order
     assert fair.tolist() == [[2, 4, 3], [0, 2, 4], [0, 3, 2]]
-    assert np.array_equal(fair, most_fair_top_k_nonrepeatable(hist, 5, 3, popularity=[1, 3, 0, 1, 0]))
+    assert np.array_equal(fair, most_fair_top_k_nonrepeatable(hist, n_items=5, k=3, popularity=[1, 3, 0, 1, 0]))
 
 
 def test_nonrepeatable_validation():
     for fn in (most_fair_top_k_nonrepeatable, most_unfair_top_k_nonrepeatable):
         with pytest.raises(ValueError, match="user 1 has only 2 recommendable items"):
-            fn([[0], [0, 1, 2]], 5, 3)
+            fn([[0], [0, 1, 2]], n_items=5, k=3)
         with pytest.raises(ValueError, match="k=6 exceeds n_items=5"):
-            fn([[0]], 5, 6)
+            fn([[0]], n_items=5, k=6)
         with pytest.raises(ValueError, match="k must be >= 1"):
-            fn([[0]], 5, 0)
+            fn([[0]], n_items=5, k=0)
         with pytest.raises(ValueError, match=r"history has shape \(2, 4\)"):
-            fn(sp.csr_matrix((2, 4), dtype=bool), 5, 2)
+            fn(sp.csr_matrix((2, 4), dtype=bool), n_items=5, k=2)
         with pytest.raises(ValueError, match=r"history has shape \(2, 4\)"):
-            fn(np.zeros((2, 4), dtype=bool), 5, 2)
+            fn(np.zeros((2, 4), dtype=bool), n_items=5, k=2)
         with pytest.raises(ValueError, match=r"history\[0\] holds item indices outside"):
-            fn([[7]], 5, 2)
+            fn([[7]], n_items=5, k=2)
         with pytest.raises(TypeError, match="history must be"):
             fn(3, 5, 2)
         with pytest.raises(ValueError, match="popularity has 4 entries but n_items=5"):
@@ -276,19 +276,19 @@ def test_sliding_windows_thesis_default():
 
 def test_sliding_windows_options_and_errors():
     top = np.arange(12).reshape(2, 6)
-    assert [s for s, _ in sliding_windows(top, 3, n_windows=4)] == [0, 1, 2, 3]
-    assert sliding_windows(top, 6, n_windows=1)[0][1].tolist() == top.tolist()
-    assert [w[0].tolist() for _, w in sliding_windows(top, 1)] == [[0], [1], [2], [3], [4]]
+    assert [s for s, _ in sliding_windows(top, width=3, n_windows=4)] == [0, 1, 2, 3]
+    assert sliding_windows(top, width=6, n_windows=1)[0][1].tolist() == top.tolist()
+    assert [w[0].tolist() for _, w in sliding_windows(top, width=1)] == [[0], [1], [2], [3], [4]]
     with pytest.raises(ValueError, match="width=7 exceeds"):
-        sliding_windows(top, 7)
+        sliding_windows(top, width=7)
     with pytest.raises(ValueError, match="width=6 equals k=6"):
-        sliding_windows(top, 6)
+        sliding_windows(top, width=6)
     with pytest.raises(ValueError, match="n_windows=5 exceeds"):
-        sliding_windows(top, 3, n_windows=5)
+        sliding_windows(top, width=3, n_windows=5)
     with pytest.raises(ValueError, match="width must be >= 1"):
-        sliding_windows(top, 0)
+        sliding_windows(top, width=0)
     with pytest.raises(ValueError, match="top_k must be 2-D"):
-        sliding_windows(np.arange(5), 2)
+        sliding_windows(np.arange(5), width=2)
 
 
 # artificial insertion ---------------------------------------------------------------------
@@ -351,9 +351,9 @@ def test_insertion_most_exposed_reverse():
 def test_insertion_structure(m):
     k = 10
     n = m * k
-    start = insertion_top_k(m, n, k, 0)
+    start = insertion_top_k(m, n, k, n_inserted=0)
     assert np.array_equal(start, most_unfair_top_k(m, n, k))
-    end = insertion_top_k(m, n, k, k)
+    end = insertion_top_k(m, n, k, n_inserted=k)
     assert np.array_equal(end, most_fair_top_k(m, n, k))
     assert np.array_equal(reference.counts(end, n), np.ones(n, dtype=np.int64))  # every item exactly once
     rel = insertion_relevant(m, n, k)
@@ -362,7 +362,7 @@ def test_insertion_structure(m):
     prev = start
     gini_our = []
     for t in range(k + 1):
-        top = insertion_top_k(m, n, k, t)
+        top = insertion_top_k(m, n, k, n_inserted=t)
         assert np.array_equal(top[0], np.arange(k))  # u_1's list never changes
         changed = np.flatnonzero((top != prev)[1:].any(axis=0))
         assert changed.tolist() == ([] if t == 0 or m == 1 else [k - t])  # one position, bottom up
@@ -379,19 +379,19 @@ def test_insertion_structure(m):
 
 
 def test_insertion_larger_catalogue_and_validation():
-    top = insertion_top_k(3, 50, 4, 2)
+    top = insertion_top_k(3, 50, 4, n_inserted=2)
     assert top.tolist() == [[0, 1, 2, 3], [0, 1, 6, 7], [0, 1, 10, 11]]
     assert insertion_relevant(3, 50, 4).shape == (3, 50)
     with pytest.raises(ValueError, match="n_items=29 is smaller than n_users \\* k = 30"):
-        insertion_top_k(3, 29, 10, 1)
+        insertion_top_k(3, 29, 10, n_inserted=1)
     with pytest.raises(ValueError, match="n_items=29 is smaller"):
         insertion_steps(3, 29, 10)  # raised eagerly, not on first iteration
     with pytest.raises(ValueError, match="n_inserted must be <= k=10, got 11"):
-        insertion_top_k(3, 30, 10, 11)
+        insertion_top_k(3, 30, 10, n_inserted=11)
     with pytest.raises(ValueError, match="n_inserted must be >= 0"):
-        insertion_top_k(3, 30, 10, -1)
+        insertion_top_k(3, 30, 10, n_inserted=-1)
     with pytest.raises(ValueError, match="kind must be one of"):
-        insertion_top_k(3, 30, 10, 1, kind="LE")
+        insertion_top_k(3, 30, 10, n_inserted=1, kind="LE")
     with pytest.raises(ValueError, match="n_users must be >= 1"):
         insertion_steps(0, 30, 10)
 

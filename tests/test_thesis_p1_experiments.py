@@ -41,7 +41,7 @@ def test_insertion_claims_hold_for_the_generator(measure):
     claims = thesis.paper1_insertion_claims().set_index("measure")
     m, k = 1000, 10
     n = m * k
-    top = generators.insertion_top_k(m, n, k, round(claims.loc[measure, "P"] * k))
+    top = generators.insertion_top_k(m, n, k, n_inserted=round(claims.loc[measure, "P"] * k))
     scores = evaluate(top, n_items=n, measures=[f"{measure}_ori", f"{measure}_our"])
     for value in scores.values():
         assert value == pytest.approx(claims.loc[measure, "value"], abs=1e-3)
@@ -51,7 +51,7 @@ def test_original_entropy_is_undefined_at_the_quoted_insertion_step():
     """The thesis quotes Ent = 0.9 at P = 0.9 for both versions; only the corrected one is defined there."""
     m, k = 100, 10
     n = m * k
-    top = generators.insertion_top_k(m, n, k, 9)
+    top = generators.insertion_top_k(m, n, k, n_inserted=9)
     unshown = n - np.unique(top).size
     assert unshown == m - 1                       # every user but the first still waits for one item
     scores = evaluate(top, n_items=n, measures=["Ent_ori", "Ent_our"], on_undefined="nan")

@@ -44,12 +44,12 @@ def test_toy_similarities():
 @pytest.mark.parametrize("scores, kind, expected", [
     (P2, "jaccard", 0.0417), (NDCG2, "jaccard", 0.1527), (P2, "cosine", 0.0510), (NDCG2, "cosine", 0.1739)])
 def test_toy_puf_four_variants(scores, kind, expected):
-    sim = user_similarity(HIST, kind, minmax=True)
-    assert puf(scores, sim) == pytest.approx(expected, abs=5e-5)
-    assert puf(scores, sim, normalization="printed") == pytest.approx(2 * puf(scores, sim))
+    sim = user_similarity(HIST, similarity=kind, minmax=True)
+    assert puf(scores, similarity=sim) == pytest.approx(expected, abs=5e-5)
+    assert puf(scores, similarity=sim, normalization="printed") == pytest.approx(2 * puf(scores, similarity=sim))
     # from history, block by block, min-max on the fly
-    assert puf(scores, UserSimilarity.from_history(HIST, kind), minmax=True, block_size=1) == pytest.approx(
-        puf(scores, sim))
+    assert puf(scores, similarity=UserSimilarity.from_history(HIST, kind), minmax=True, block_size=1) == pytest.approx(
+        puf(scores, similarity=sim))
 
 
 def test_toy_sd_gini_envy_uf():
@@ -120,17 +120,17 @@ def test_puf_sd_gini_equal_the_loops(seed, m):
         scaled = ref.minmax_pairs(raw)
         source = UserSimilarity.from_history(hist, kind, n_items=n)
         for block in (None, 1, 5):
-            assert puf(scores, source, minmax=True, block_size=block) == pytest.approx(ref.puf(scores, scaled),
+            assert puf(scores, similarity=source, minmax=True, block_size=block) == pytest.approx(ref.puf(scores, scaled),
                                                                                      abs=1e-12)
-            assert puf(scores, source, block_size=block) == pytest.approx(ref.puf(scores, raw), abs=1e-12)
-            assert puf(scores, source, minmax=True, normalization="printed", block_size=block) == pytest.approx(
+            assert puf(scores, similarity=source, block_size=block) == pytest.approx(ref.puf(scores, raw), abs=1e-12)
+            assert puf(scores, similarity=source, minmax=True, normalization="printed", block_size=block) == pytest.approx(
                 ref.puf(scores, scaled, printed=True), abs=1e-12)
         np.testing.assert_allclose(source.dense() - np.eye(m), raw - np.diag(np.diag(raw)), atol=1e-12)
         # a precomputed matrix, dense or sparse, gives the same (its diagonal is ignored)
         scaled = scaled.copy()
         np.fill_diagonal(scaled, 1.0)
-        assert puf(scores, scaled) == pytest.approx(ref.puf(scores, scaled), abs=1e-12)
-        assert puf(scores, sp.csr_matrix(scaled), block_size=2) == pytest.approx(ref.puf(scores, scaled), abs=1e-12)
+        assert puf(scores, similarity=scaled) == pytest.approx(ref.puf(scores, scaled), abs=1e-12)
+        assert puf(scores, similarity=sp.csr_matrix(scaled), block_size=2) == pytest.approx(ref.puf(scores, scaled), abs=1e-12)
     assert sd_ind(scores) == pytest.approx(ref.sd(scores), abs=1e-12)
     g = ref.gini_users(scores)
     if g is None:
@@ -173,11 +173,11 @@ def test_gamma_mixes_item_features():
     top, _, hist, n, _ = _random_case(3, 8, empty_rel=False)
     feats = rng.integers(0, 2, size=(n, 3)).astype(float)
     for g in gen.GAMMAS:
-        mixed = gen.gamma_similarity(hist, feats, g)
+        mixed = gen.gamma_similarity(hist, feats, gamma=g)
         assert np.allclose(mixed, mixed.T) and mixed.min() >= 0 and mixed.max() <= 1
         got = uf(top, history=hist, n_items=n, gamma=g, item_features=feats)
         assert got == pytest.approx(uf(top, history=hist, n_items=n, similarity=mixed), abs=1e-12)
-    np.testing.assert_allclose(gen.gamma_similarity(hist, feats, 1.0), jaccard(hist, n_items=n))
+    np.testing.assert_allclose(gen.gamma_similarity(hist, feats, gamma=1.0), jaccard(hist, n_items=n))
 
 
 # -------------------------------------------------------------------------- through the registry
@@ -194,10 +194,10 @@ def test_evaluate_matches_the_functions():
     top, rel, hist, n, k = _run_case(0)
     run = rf.Run(top, n, relevant=rel, history=hist)
     p = rf.relevance.per_user_from_hits("P", run.hits, run.n_relevant)
-    sim = user_similarity(hist, "cosine", minmax=True)
+    sim = user_similarity(hist, similarity="cosine", minmax=True)
     got = rf.evaluate(top, n_items=n, measures=["PUF", "SD_ind", "Gini_ind", "ME_user", "MME_user", "PEU", "UF"],
                       relevant=rel, history=hist, base="P", similarity="cosine", epsilon=0.1)
-    assert got["PUF"] == pytest.approx(puf(p, sim), abs=1e-12)
+    assert got["PUF"] == pytest.approx(puf(p, similarity=sim), abs=1e-12)
     assert got["SD_ind"] == pytest.approx(sd_ind(p)) and got["Gini_ind"] == pytest.approx(gini_ind(p))
     assert got["ME_user"] == pytest.approx(mean_envy_user(top, relevant=rel, n_items=n))
     assert got["PEU"] == pytest.approx(peu(top, relevant=rel, n_items=n, epsilon=0.1))
@@ -205,8 +205,8 @@ def test_evaluate_matches_the_functions():
     # a precomputed similarity is used as it is (no min-max unless asked)
     raw = cosine(hist)
     assert rf.evaluate(top, n_items=n, measures="PUF", relevant=rel, history=hist, base="P",
-                       similarity=raw)["PUF"] == pytest.approx(puf(p, raw))
-    scores_route = rf.evaluate_scores(p, ["PUF", "SD_ind", "Gini_ind"], similarity=sim)
+                       similarity=raw)["PUF"] == pytest.approx(puf(p, similarity=raw))
+    scores_route = rf.evaluate_effectiveness(p, ["PUF", "SD_ind", "Gini_ind"], similarity=sim)
     assert scores_route == pytest.approx({"PUF": got["PUF"], "SD_ind": got["SD_ind"], "Gini_ind": got["Gini_ind"]})
 
 
@@ -253,13 +253,14 @@ def test_puf_ends_are_reached_by_the_generated_extremes(m):
     for norm in ("mean", "printed"):
         top = der.puf_most_unfair(norm).evaluate(m)
         scores, sim = cases["most_unfair"]
-        assert puf(scores, sim, normalization=norm) == pytest.approx(top)
-        assert puf(scores, sim, normalization=norm) == pytest.approx(ref.puf(scores, sim, printed=norm == "printed"))
+        assert puf(scores, similarity=sim, normalization=norm) == pytest.approx(top)
+        assert puf(scores, similarity=sim, normalization=norm) == pytest.approx(ref.puf(scores, sim, printed=norm == "printed"))
         for name in ("most_fair_equal_scores", "most_fair_dissimilar", "most_fair_similar_equal"):
-            assert puf(*cases[name], normalization=norm) == der.puf_most_fair(norm).evaluate(m) == 0
+            effectiveness, sim = cases[name]
+            assert puf(effectiveness, similarity=sim, normalization=norm) == der.puf_most_fair(norm).evaluate(m) == 0
     # no profile beats the derived maximum (random search at this m)
     rng = np.random.default_rng(m)
-    best = max(puf(rng.integers(0, 2, m).astype(float), np.ones((m, m))) for _ in range(200))
+    best = max(puf(rng.integers(0, 2, m).astype(float), similarity=np.ones((m, m))) for _ in range(200))
     assert best <= der.puf_most_unfair().evaluate(m) + 1e-12
 
 
@@ -278,7 +279,7 @@ def test_puf_range_derivation_cases():
 
 def test_relevance_steps_are_cumulative_and_reach_both_ends():
     hist, rel = rf.synthetic.random_split(40, 60, relevant=6, history=5, seed=4)
-    runs = gen.relevance_steps(rel, 60, 5, history=hist, seed=4)
+    runs = gen.relevance_steps(rel, n_items=60, k=5, history=hist, seed=4)
     assert [s for s, _ in runs] == pytest.approx([j / 10 for j in range(11)])
     zeroed_before = set()
     for share, top in runs:
@@ -289,20 +290,20 @@ def test_relevance_steps_are_cumulative_and_reach_both_ends():
         if share == 0:
             assert run.hits.any(axis=1).all()
     assert not runs[-1][1].size or not rf.Run(runs[-1][1], 60, relevant=rel).hits.any()
-    again = gen.relevance_steps(rel, 60, 5, history=hist, seed=4)
+    again = gen.relevance_steps(rel, n_items=60, k=5, history=hist, seed=4)
     assert all((a[1] == b[1]).all() for a, b in zip(runs, again))
 
 
 @pytest.mark.parametrize("shape", gen.WEIBULL_SHAPES)
 def test_weibull_similarity_has_the_predicted_skew(shape):
-    values = gen.synthetic_values(200_000, "weibull", shape, seed=0)
+    values = gen.synthetic_values(200_000, distribution="weibull", shape=shape, seed=0)
     assert values.min() == 0 and values.max() == 1
     x = values - values.mean()
     skew = (x ** 3).mean() / (x ** 2).mean() ** 1.5
     assert skew == pytest.approx(gen.weibull_skewness(shape), abs=0.15 if shape < 1 else 0.05)
-    sim = gen.synthetic_similarity(30, "weibull", shape, seed=1)
+    sim = gen.synthetic_similarity(30, distribution="weibull", shape=shape, seed=1)
     rf.users.check_similarity(sim, 30)
-    normal = gen.synthetic_values(100_000, "normal", seed=0)
+    normal = gen.synthetic_values(100_000, distribution="normal", seed=0)
     assert abs(((normal - normal.mean()) ** 3).mean()) < 0.01
 
 
@@ -310,13 +311,13 @@ def test_most_fair_is_below_random_is_below_most_unfair():
     rng = np.random.default_rng(0)
     scores = rng.random(25)
     values = gen.synthetic_values(25 * 24 // 2, shape=2.0, seed=1)
-    fair = puf(scores, gen.extreme_similarity(scores, values, "most_fair"))
-    unfair = puf(scores, gen.extreme_similarity(scores, values, "most_unfair"))
-    rand = puf(scores, gen.pair_values_to_matrix(values, 25))
+    fair = puf(scores, similarity=gen.extreme_similarity(scores, values, mode="most_fair"))
+    unfair = puf(scores, similarity=gen.extreme_similarity(scores, values, mode="most_unfair"))
+    rand = puf(scores, similarity=gen.pair_values_to_matrix(values, n_users=25))
     assert fair < rand < unfair
     # the rearrangement inequality: no assignment of the same values does better or worse
     for _ in range(20):
-        other = puf(scores, gen.pair_values_to_matrix(rng.permutation(values), 25))
+        other = puf(scores, similarity=gen.pair_values_to_matrix(rng.permutation(values), n_users=25))
         assert fair - 1e-12 <= other <= unfair + 1e-12
 
 
@@ -325,21 +326,21 @@ def test_most_fair_is_below_random_is_below_most_unfair():
 def test_bad_input_gives_clear_errors():
     sim = np.array([[1, 0.2, 0.3], [0.2, 1, 0.5], [0.3, 0.5, 1]])
     with pytest.raises(ValueError, match="symmetric"):
-        puf([0.1, 0.2, 0.3], sim + np.triu(np.full((3, 3), 0.1), 1))
+        puf([0.1, 0.2, 0.3], similarity=sim + np.triu(np.full((3, 3), 0.1), 1))
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
-        puf([0.1, 0.2, 0.3], sim * 2)
+        puf([0.1, 0.2, 0.3], similarity=sim * 2)
     with pytest.raises(ValueError, match="shape"):
-        puf([0.1, 0.2, 0.3], np.eye(4))
+        puf([0.1, 0.2, 0.3], similarity=np.eye(4))
     with pytest.raises(ValueError, match="at least 2 users"):
-        puf([0.1], np.eye(1))
+        puf([0.1], similarity=np.eye(1))
     with pytest.raises(ValueError, match="at least 2 users"):
         mean_envy_user([[0, 1]], relevant=[[0]], n_items=3)
     with pytest.raises(ValueError, match="<= 1"):
-        puf([0.1, 2.0, 0.3], sim)
+        puf([0.1, 2.0, 0.3], similarity=sim)
     with pytest.raises(ValueError, match="epsilon"):
         peu(TOP, relevant=REL, n_items=6, epsilon=-0.1)
     with pytest.raises(ValueError, match="normalization"):
-        puf([0.1, 0.2, 0.3], sim, normalization="ordered")
+        puf([0.1, 0.2, 0.3], similarity=sim, normalization="ordered")
     with pytest.raises(ValueError, match="phi"):
         mean_envy_user(TOP, relevant=REL, n_items=6, phi="R")
     top, rel, hist, n, _ = _run_case(0)
@@ -357,21 +358,21 @@ def test_bad_input_gives_clear_errors():
 
 def test_evaluate_scores_dispatch_and_errors():
     sim = user_similarity(HIST, minmax=True)
-    assert rf.evaluate_scores(P2, "PUF", similarity=sim, normalization="printed") == {
-        "PUF": pytest.approx(2 * puf(P2, sim))}
-    assert rf.evaluate_scores(P2, ["SD_ind", "Gini_ind"]) == {"SD_ind": pytest.approx(sd_ind(P2)),
+    assert rf.evaluate_effectiveness(P2, "PUF", similarity=sim, normalization="printed") == {
+        "PUF": pytest.approx(2 * puf(P2, similarity=sim))}
+    assert rf.evaluate_effectiveness(P2, ["SD_ind", "Gini_ind"]) == {"SD_ind": pytest.approx(sd_ind(P2)),
                                                               "Gini_ind": pytest.approx(0.25)}
-    assert rf.evaluate_scores(P2, "PUF", similarity=sp.csr_matrix(sim)) == {"PUF": pytest.approx(puf(P2, sim))}
+    assert rf.evaluate_effectiveness(P2, "PUF", similarity=sp.csr_matrix(sim)) == {"PUF": pytest.approx(puf(P2, similarity=sim))}
     with pytest.raises(ValueError, match="need the lists"):
-        rf.evaluate_scores(P2, ["PUF", "ME_user"], similarity=sim)
+        rf.evaluate_effectiveness(P2, ["PUF", "ME_user"], similarity=sim)
     with pytest.raises(ValueError, match="pass similarity"):
-        rf.evaluate_scores(P2, "PUF")
+        rf.evaluate_effectiveness(P2, "PUF")
     with pytest.raises(ValueError, match="not parameters"):
-        rf.evaluate_scores(P2, "PUF", similarity=sim, base="P")
+        rf.evaluate_effectiveness(P2, "PUF", similarity=sim, base="P")
     with pytest.raises(ValueError, match="users x users"):
-        rf.evaluate_scores(P2, "PUF", similarity="jaccard")
+        rf.evaluate_effectiveness(P2, "PUF", similarity="jaccard")
     with pytest.warns(rf.UndefinedMeasureWarning):
-        assert math.isnan(rf.evaluate_scores([0.5, np.nan, 0.1], "SD_ind")["SD_ind"])
+        assert math.isnan(rf.evaluate_effectiveness([0.5, np.nan, 0.1], "SD_ind")["SD_ind"])
 
 
 def test_records_are_labelled_for_the_book():
@@ -379,7 +380,7 @@ def test_records_are_labelled_for_the_book():
                                                         "UF")}
     assert chapters["PUF"] == "user-puf" and set(chapters.values()) == {"user-puf", "user-individual"}
     assert REGISTRY["MME"].family == "joint" and REGISTRY["MME_user"].family == "users"
-    assert all(REGISTRY[key].from_scores is not None for key in ("PUF", "SD_ind", "Gini_ind"))
+    assert all(REGISTRY[key].from_effectiveness is not None for key in ("PUF", "SD_ind", "Gini_ind"))
     assert rf.registry.PARTS["users"] == "IV"
     assert rf.registry.table("users").index.tolist() == list(chapters)
 
@@ -392,7 +393,7 @@ def test_memory_stays_bounded_by_the_block():
     assert max(sizes) <= 100 * 3000 and len(sizes) == 30
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        value = puf(np.random.default_rng(0).random(3000), source, minmax=True, block_size=100)
+        value = puf(np.random.default_rng(0).random(3000), similarity=source, minmax=True, block_size=100)
     assert 0 <= value <= 1
 
 
@@ -406,7 +407,7 @@ def test_the_dense_popular_item_path_equals_the_loop(kind, loop):
     raw = loop(sets)
     np.testing.assert_allclose(source.dense() - np.eye(70), raw - np.diag(np.diag(raw)), atol=1e-12)
     scores = np.random.default_rng(9).random(70)
-    assert puf(scores, UserSimilarity.from_history(hist, kind), minmax=True, block_size=8) == pytest.approx(
+    assert puf(scores, similarity=UserSimilarity.from_history(hist, kind), minmax=True, block_size=8) == pytest.approx(
         ref.puf(scores, ref.minmax_pairs(raw)), abs=1e-12)
 
 

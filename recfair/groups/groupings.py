@@ -25,7 +25,8 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from .measures import GROUP_MEASURES, OPTIONS, _check_scores, encode_groups
+from .._validation import check_effectiveness
+from .measures import GROUP_MEASURES, OPTIONS, encode_groups
 
 __all__ = [
     "attribute_subsets", "groupings", "n_groups", "by_grouping", "grp", "stairs", "ml_age_group",
@@ -50,7 +51,7 @@ ML100K_UNSPECIFIED = frozenset({"other"})
 # ============================================================================ groupings
 
 
-def attribute_subsets(attributes, sizes=None) -> list[tuple]:
+def attribute_subsets(attributes, *, sizes=None) -> list[tuple]:
     """Every non-empty subset of the attributes, by size then in the attributes' order.
 
     Parameters
@@ -58,6 +59,10 @@ def attribute_subsets(attributes, sizes=None) -> list[tuple]:
     attributes : sequence of hashable, or pandas.DataFrame (its columns)
     sizes : int or sequence of int, optional
         Keep only subsets of these sizes.
+
+    Returns
+    -------
+    list of tuple
 
     Examples
     --------
@@ -86,17 +91,28 @@ def attribute_subsets(attributes, sizes=None) -> list[tuple]:
 
 def _check_frame(attributes) -> pd.DataFrame:
     if not isinstance(attributes, pd.DataFrame):
-        raise TypeError(f"attributes must be a pandas DataFrame (one column per sensitive attribute), "
+        raise TypeError(f"groups must be a pandas DataFrame (one column per sensitive attribute), "
                         f"got {type(attributes).__name__}.")
     if attributes.shape[1] == 0:
         raise ValueError("attributes has no columns: give one column per sensitive attribute.")
     return attributes
 
 
-def groupings(attributes, sizes=None) -> dict[tuple, pd.DataFrame]:
+def groupings(groups, *, sizes=None) -> dict[tuple, pd.DataFrame]:
     """Every way of grouping the users: attribute subset -> the DataFrame of those columns.
 
-    Each value can be passed as ``groups`` to any measure of :mod:`recfair.groups.measures`.
+    Each value can be passed as ``groups`` to any measure of :mod:`recfair.groups`.
+
+    Parameters
+    ----------
+    groups : pandas.DataFrame
+        One row per user, one column per sensitive attribute.
+    sizes : int or sequence of int, optional
+        Only subsets of these sizes.
+
+    Returns
+    -------
+    dict of tuple to pandas.DataFrame
 
     Examples
     --------
@@ -105,13 +121,24 @@ def groupings(attributes, sizes=None) -> dict[tuple, pd.DataFrame]:
     >>> list(groupings(frame))
     [('g',), ('a',), ('g', 'a')]
     """
-    frame = _check_frame(attributes)
-    return {subset: frame[list(subset)] for subset in attribute_subsets(frame, sizes)}
+    frame = _check_frame(groups)
+    return {subset: frame[list(subset)] for subset in attribute_subsets(frame, sizes=sizes)}
 
 
 def n_groups(groups) -> int:
     """The number of non-empty groups (intersections) of a grouping.
 
+    Parameters
+    ----------
+    groups : array-like, shape (n_users,), or pandas.DataFrame
+        One group label per user, or one column per sensitive attribute.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
     >>> import pandas as pd
     >>> n_groups(pd.DataFrame({"g": ["M", "F", "M"], "a": [1, 1, 1]}))
     2
@@ -125,45 +152,66 @@ def _measure(measure):
             raise ValueError(f"unknown group measure {measure!r}; known: {', '.join(GROUP_MEASURES)}.")
         return GROUP_MEASURES[measure]
     if not callable(measure):
-        raise TypeError(f"measure must be a name from GROUP_MEASURES or a function f(scores, groups), "
+        raise TypeError(f"measure must be a name from GROUP_MEASURES or a function f(effectiveness, *, groups), "
                         f"got {type(measure).__name__}.")
     return measure
 
 
-def by_grouping(measure, scores, attributes, *, sizes=None, **options) -> dict[tuple, float]:
+def by_grouping(effectiveness, *, groups, measure, sizes=None, **options) -> dict[tuple, float]:
     """A measure under every way of grouping the users: attribute subset -> value.
 
     Parameters
     ----------
+    effectiveness : array-like of float, shape (n_users,)
+        One effectiveness value per user.
+    groups : pandas.DataFrame
+        One row per user (in the order of ``effectiveness``), one column per sensitive attribute.
     measure : str or callable
-        A name from :data:`~recfair.groups.measures.GROUP_MEASURES` or any ``f(scores, groups, **options)``.
-    scores : array-like of float, shape (n_users,)
-    attributes : pandas.DataFrame
-        One row per user (in the order of ``scores``), one column per sensitive attribute.
+        A name from :data:`~recfair.groups.GROUP_MEASURES` or any ``f(effectiveness, *, groups, **options)``.
     sizes : int or sequence of int, optional
         Only subsets of these sizes.
+    **options
+        Passed to the measure (e.g. ``epsilon``, ``on_undefined``).
+
+    Returns
+    -------
+    dict of tuple to float
 
     Examples
     --------
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"g": ["M", "M", "F", "F"], "a": [1, 2, 1, 2]})
-    >>> {k: round(v, 3) for k, v in by_grouping("Range_group", [0.1, 0.3, 0.5, 0.9], frame).items()}
+    >>> out = by_grouping([0.1, 0.3, 0.5, 0.9], groups=frame, measure="Range_group")
+    >>> {k: round(v, 3) for k, v in out.items()}
     {('g',): 0.5, ('a',): 0.3, ('g', 'a'): 0.8}
     """
     f = _measure(measure)
-    x = _check_scores(scores)
-    frame = _check_frame(attributes)
+    x = check_effectiveness(effectiveness)
+    frame = _check_frame(groups)
     if len(frame) != x.size:
-        raise ValueError(f"attributes has {len(frame)} rows but scores has {x.size} users: one row per user.")
-    return {subset: float(f(x, sub, **options)) for subset, sub in groupings(frame, sizes).items()}
+        raise ValueError(f"groups has {len(frame)} rows but effectiveness has {x.size} users: one row per user.")
+    return {subset: float(f(x, groups=sub, **options)) for subset, sub in groupings(frame, sizes=sizes).items()}
 
 
-def grp(measure, scores, attributes, **options) -> dict[int, float]:
+def grp(effectiveness, *, groups, measure, **options) -> dict[int, float]:
     r"""Grp(a): the mean of a measure over every grouping by :math:`a` attributes, for each :math:`a`.
 
     .. math::
 
         \mathrm{Grp}(a) = \binom{|A|}{a}^{-1} \sum_{S \subseteq A,\ |S| = a} X(\text{groups by } S)
+
+    Range: the measure's.
+
+    Parameters
+    ----------
+    effectiveness : array-like of float, shape (n_users,)
+        One effectiveness value per user.
+    groups : pandas.DataFrame
+        One row per user, one column per sensitive attribute :math:`A`.
+    measure : str or callable
+        A name from :data:`~recfair.groups.GROUP_MEASURES` or any ``f(effectiveness, *, groups, **options)``.
+    **options
+        Passed to the measure.
 
     Returns
     -------
@@ -174,44 +222,62 @@ def grp(measure, scores, attributes, **options) -> dict[int, float]:
     --------
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"g": ["M", "M", "F", "F"], "a": [1, 2, 1, 2]})
-    >>> {a: round(v, 3) for a, v in grp("Range_group", [0.1, 0.3, 0.5, 0.9], frame).items()}
+    >>> {a: round(v, 3) for a, v in grp([0.1, 0.3, 0.5, 0.9], groups=frame, measure="Range_group").items()}
     {1: 0.4, 2: 0.8}
     """
-    values = by_grouping(measure, scores, attributes, **options)
+    values = by_grouping(effectiveness, groups=groups, measure=measure, **options)
     out: dict[int, list[float]] = {}
     for subset, value in values.items():
         out.setdefault(len(subset), []).append(value)
     return {a: float(np.mean(v)) for a, v in out.items()}
 
 
-def stairs(scores, attributes, measures=("SD_group", "SD_within", "Gini_group", "Gini_within", "Atk_group",
-                                          "Atk_within"), **options) -> pd.DataFrame:
+def stairs(effectiveness, *, groups, measures=("SD_group", "SD_within", "Gini_group", "Gini_within", "Atk_group",
+                                               "Atk_within"), **options) -> pd.DataFrame:
     """One row per grouping: its attributes, its number of groups and the measures (the paper's "stairs").
 
     Rows are sorted by the number of groups; the individual values (``SD_ind`` etc.) do not depend
     on the grouping and are left to the caller.
 
+    Parameters
+    ----------
+    effectiveness : array-like of float, shape (n_users,)
+        One effectiveness value per user.
+    groups : pandas.DataFrame
+        One row per user, one column per sensitive attribute.
+    measures : str or sequence of str
+        Names from :data:`~recfair.groups.GROUP_MEASURES`.
+    **options
+        Passed to the measures that take them.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``grouping``, ``n_attributes``, ``n_groups`` and one per measure.
+
     Examples
     --------
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"g": ["M", "M", "F", "F"], "a": [1, 2, 1, 2]})
-    >>> stairs([0.1, 0.3, 0.5, 0.9], frame, ["Range_group"])[["grouping", "n_groups", "Range_group"]].round(2)
+    >>> table = stairs([0.1, 0.3, 0.5, 0.9], groups=frame, measures=["Range_group"])
+    >>> table[["grouping", "n_groups", "Range_group"]].round(2)
       grouping  n_groups  Range_group
     0        g         2          0.5
     1        a         2          0.3
     2      g+a         4          0.8
     """
-    x = _check_scores(scores)
-    frame = _check_frame(attributes)
+    x = check_effectiveness(effectiveness)
+    frame = _check_frame(groups)
     if len(frame) != x.size:
-        raise ValueError(f"attributes has {len(frame)} rows but scores has {x.size} users: one row per user.")
+        raise ValueError(f"groups has {len(frame)} rows but effectiveness has {x.size} users: one row per user.")
     if isinstance(measures, str):
         measures = [measures]
     rows = []
     for subset, sub in groupings(frame).items():
         row = {"grouping": "+".join(map(str, subset)), "n_attributes": len(subset), "n_groups": n_groups(sub)}
         for name in measures:
-            row[name] = float(_measure(name)(x, sub, **_options_for(name, options)))
+            row[name] = float(_measure(name)(x, **({} if name == "Atk_ind" else {"groups": sub}),
+                                             **_options_for(name, options)))
         rows.append(row)
     table = pd.DataFrame(rows)
     return table.sort_values(["n_groups", "n_attributes"], kind="stable").reset_index(drop=True)

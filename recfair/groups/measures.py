@@ -1,10 +1,10 @@
 r"""User groups versus individual users (thesis Paper 6): between-group, within-group and individual measures.
 
-Every measure takes ``scores`` (one effectiveness value per user, e.g. per-user NDCG@10: the
-*base score*) and ``groups`` (one label per user, or a pandas DataFrame with one column per
+Every measure takes ``effectiveness`` (one value per user, e.g. per-user NDCG@10: the
+*base score*), positionally, and ``groups`` by keyword (one label per user, or a pandas DataFrame with one column per
 sensitive attribute: the groups are then the *intersections* of all its columns, and only the
 non-empty ones exist). Notation: :math:`N` users, :math:`N'` non-empty groups, :math:`g_j` the
-scores of group :math:`j`, :math:`|g_j|` its size, :math:`\bar g_j` its mean and :math:`\bar x`
+effectiveness values of group :math:`j`, :math:`|g_j|` its size, :math:`\bar g_j` its mean and :math:`\bar x`
 the mean over all users.
 
 Between groups (``*_group``) the measures are computed from the group means as the published
@@ -18,19 +18,21 @@ Atkinson's index decomposes exactly (:func:`atkinson_decomposition`):
 
     1-\mathrm{Atk}_{ind}=(1-\mathrm{Atk}_{group})\,(1-\mathrm{Atk}_{within}).
 
-Values with no definition (e.g. the Gini of all-zero scores) follow the library's policy
-``on_undefined`` (``"warn"``: NaN with an :class:`~recfair._validation.UndefinedMeasureWarning`,
-``"nan"``, ``"raise"``). Where the thesis defines a value the published code does not compute
-(Atkinson of all-zero scores is 0), recfair returns the thesis's value.
+Values with no definition (e.g. the Gini of all-zero effectiveness, or any measure when some
+user's effectiveness is NaN) follow the library's policy ``on_undefined`` (``"warn"``: NaN with
+an :class:`~recfair.UndefinedMeasureWarning`, ``"nan"``, ``"raise"``). Where the thesis defines a
+value the published code does not compute (Atkinson of all-zero effectiveness is 0), recfair
+returns the thesis's value.
 
 >>> x = [0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4]
 >>> g = ["a"] * 3 + ["b"] * 4 + ["c"] * 3
->>> round(sd_group(x, g), 4), round(sd_within(x, g), 4), round(atk_ind(x), 4)
+>>> round(sd_group(x, groups=g), 4), round(sd_within(x, groups=g), 4), round(atk_ind(x), 4)
 (0.0944, 0.3408, 0.3441)
 """
 
 from __future__ import annotations
 
+import functools
 import inspect
 import math
 import numbers
@@ -40,12 +42,13 @@ import numpy as np
 import pandas as pd
 
 from .._docs import ON_UNDEFINED, doc_filler
-from .._validation import check_on_undefined, undefined
+from .._validation import check_effectiveness, check_on_undefined, check_real, undefined, undefined_users
+from ..inequality import gini, gini_segments, pair_gap_sum
 
 __all__ = [
     "min_group", "range_group", "sd_group", "mad_group", "gini_group", "cv_group", "fstat_group", "kl_group",
     "gce_group", "atk_group", "sd_within", "gini_within", "atk_within", "atk_ind", "atkinson_decomposition",
-    "AtkinsonDecomposition", "group_sizes", "group_means", "encode_groups", "evaluate_groups", "GROUP_MEASURES",
+    "AtkinsonDecomposition", "group_sizes", "group_means", "encode_groups", "GROUP_MEASURES",
     "OPTIONS", "RANGES", "HIGHER_IS_FAIRER",
 ]
 
@@ -53,37 +56,37 @@ __all__ = [
 # ============================================================================ input checks and grouping
 
 _DOCS = {
-    "<<scores>>": """scores : array-like of float, shape (n_users,)
-        One effectiveness value per user (e.g. per-user NDCG@10), finite.""",
+    "<<effectiveness>>": """effectiveness : array-like of float, shape (n_users,)
+        One effectiveness value per user (e.g. per-user NDCG@10); NaN marks a user whose
+        effectiveness is undefined, and the measure then follows ``on_undefined``.""",
     "<<groups>>": """groups : array-like, shape (n_users,), or pandas.DataFrame
         One group label per user, or one column per sensitive attribute (the groups are then the
-        non-empty intersections of all columns). Missing labels are an error.""",
+        non-empty intersections of all columns); keyword-only. Missing labels are an error.""",
     "<<epsilon>>": """epsilon : float > 0, default=0.5
         Atkinson's inequality aversion (0.5 in the thesis; 1 uses geometric means).""",
     "<<on_undefined>>": ON_UNDEFINED,
 }
 
 
-def _check_scores(scores, *, nonnegative: bool = False, measure: str = "") -> np.ndarray:
-    """``scores`` as a finite 1-D float array (non-negative when the measure needs it)."""
-    if isinstance(scores, (str, bytes)) or isinstance(scores, pd.DataFrame):
-        raise TypeError(f"scores must be a 1-D array of numbers (one per user), got {type(scores).__name__}.")
-    arr = np.asarray(scores)
-    if arr.dtype == object or not (np.issubdtype(arr.dtype, np.number) or arr.dtype == bool):
-        raise TypeError(f"scores must hold numbers (one effectiveness value per user), got dtype {arr.dtype}.")
-    if arr.ndim != 1:
-        raise ValueError(f"scores must be 1-D (one value per user), got shape {arr.shape}.")
-    if arr.size == 0:
-        raise ValueError("scores is empty: give one effectiveness value per user.")
-    arr = arr.astype(np.float64)
-    bad = ~np.isfinite(arr)
-    if bad.any():
-        u = int(np.flatnonzero(bad)[0])
-        raise ValueError(f"scores must be finite: user {u} has {arr[u]} ({int(bad.sum())} user(s) affected).")
-    if nonnegative and (arr < 0).any():
-        u = int(np.flatnonzero(arr < 0)[0])
-        raise ValueError(f"{measure} needs non-negative effectiveness scores: user {u} has {arr[u]}.")
-    return arr
+class _Undefined(Exception):
+    """Raised inside a measure when some user's effectiveness is NaN; carries the policy's value."""
+
+    def __init__(self, value: float):
+        super().__init__(value)
+        self.value = value
+
+
+def _nan_policy(func):
+    """A user whose effectiveness is NaN makes the measure undefined: ``on_undefined`` decides (one policy)."""
+
+    @functools.wraps(func)
+    def measure(*args, **kwargs):
+        try:
+            return func(*args, **kwargs)
+        except _Undefined as undefined_input:
+            return undefined_input.value
+
+    return measure
 
 
 def _missing(values: np.ndarray) -> np.ndarray:
@@ -99,9 +102,9 @@ def encode_groups(groups, n_users: int | None = None) -> tuple[np.ndarray, list]
         A DataFrame has one column per sensitive attribute; a group is a combination of values of
         all columns that at least one user has (empty intersections do not exist). Labels may be
         numbers, strings, tuples or any hashable; a missing label (None/NaN) is an error. Labels
-        are matched to ``scores`` by position: a Series' or DataFrame's index is not used.
+        are matched to ``effectiveness`` by position: a Series' or DataFrame's index is not used.
     n_users : int, optional
-        The number of users the labels must cover (the length of ``scores``).
+        The number of users the labels must cover (the length of ``effectiveness``).
 
     Returns
     -------
@@ -160,7 +163,7 @@ def encode_groups(groups, n_users: int | None = None) -> tuple[np.ndarray, list]
         labels = [v.item() if isinstance(v, np.generic) else v for v in labels]
         n = len(values)
     if n_users is not None and n != n_users:
-        raise ValueError(f"groups has {n} labels but scores has {n_users} users: give one label per user.")
+        raise ValueError(f"groups has {n} labels but effectiveness has {n_users} users: give one label per user.")
     if n == 0:
         raise ValueError("groups is empty: give one label per user.")
     return codes, labels
@@ -178,29 +181,31 @@ def _first_appearance(raw: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 @dataclass(frozen=True)
 class _Grouped:
-    """Scores sorted by group (and by value within a group), with per-group statistics."""
+    """Effectiveness sorted by group (and by value within a group), with per-group statistics."""
 
-    x: np.ndarray          # scores in the caller's order
+    x: np.ndarray          # effectiveness in the caller's order
     codes: np.ndarray      # group code per user
-    sorted_x: np.ndarray   # scores sorted by (group, value)
+    sorted_x: np.ndarray   # effectiveness sorted by (group, value)
     starts: np.ndarray     # start of each group in sorted_x
     sizes: np.ndarray      # |g_j| (float)
     sums: np.ndarray       # sum of g_j
     means: np.ndarray      # mean of g_j (exact for constant groups)
-    constant: np.ndarray   # is every score of g_j the same?
+    constant: np.ndarray   # is every value of g_j the same?
 
     @property
     def n_groups(self) -> int:
         return self.sizes.size
 
 
-def _group(scores, groups, *, nonnegative: bool = False, measure: str = "") -> _Grouped:
-    if isinstance(groups, _Grouped):
-        if nonnegative and (groups.x < 0).any():
-            u = int(np.flatnonzero(groups.x < 0)[0])
-            raise ValueError(f"{measure} needs non-negative effectiveness scores: user {u} has {groups.x[u]}.")
-        return groups
-    x = _check_scores(scores, nonnegative=nonnegative, measure=measure)
+def _group(effectiveness, groups, *, nonnegative: bool = False, measure: str = "",
+           on_undefined: str | None = None) -> _Grouped:
+    """Validate and group; NaN effectiveness raises :class:`_Undefined` (``on_undefined``) or, without a policy, an error."""
+    x = check_effectiveness(effectiveness, allow_nan=on_undefined is not None, nonnegative=nonnegative,
+                            measure=measure)
+    if on_undefined is not None:
+        value = undefined_users(measure, x, on_undefined)
+        if value is not None:
+            raise _Undefined(value)
     codes, _ = encode_groups(groups, x.size)
     order = np.lexsort((x, codes))
     sorted_x = x[order]
@@ -216,40 +221,55 @@ def _group(scores, groups, *, nonnegative: bool = False, measure: str = "") -> _
 
 
 def _check_epsilon(epsilon) -> float:
-    if isinstance(epsilon, bool) or not isinstance(epsilon, numbers.Real):
-        raise TypeError(f"epsilon must be a real number, got {type(epsilon).__name__} {epsilon!r}.")
-    epsilon = float(epsilon)
-    if not np.isfinite(epsilon) or epsilon <= 0:
-        raise ValueError(f"epsilon (Atkinson's inequality aversion) must be > 0, got {epsilon}.")
-    return epsilon
+    return check_real(epsilon, "epsilon (Atkinson's inequality aversion)", low=0.0, strict=True)
 
 
-def group_sizes(scores, groups) -> np.ndarray:
+def group_sizes(groups) -> np.ndarray:
     """:math:`|g_j|`, the number of users of each non-empty group (groups in order of first appearance).
 
-    >>> group_sizes([0.1, 0.2, 0.3], ["b", "a", "b"]).tolist()
+    Parameters
+    ----------
+    groups : array-like, shape (n_users,), or pandas.DataFrame
+        One group label per user, or one column per sensitive attribute.
+
+    Returns
+    -------
+    numpy.ndarray of int64, shape (n_groups,)
+
+    Examples
+    --------
+    >>> group_sizes(["b", "a", "b"]).tolist()
     [2, 1]
     """
-    return _group(scores, groups).sizes.astype(np.int64)
+    codes, _ = encode_groups(groups)
+    return np.bincount(codes).astype(np.int64)
 
 
-def group_means(scores, groups) -> np.ndarray:
-    r""":math:`\bar g_j`, the mean score of each non-empty group (groups in order of first appearance).
+def group_means(effectiveness, *, groups) -> np.ndarray:
+    r""":math:`\bar g_j`, the mean effectiveness of each non-empty group (groups in order of first appearance).
 
-    >>> group_means([0.1, 0.2, 0.3], ["b", "a", "b"]).round(3).tolist()
+    .. math:: \bar g_j = \frac{1}{|g_j|} \sum_{\ell} x_{j,\ell}
+
+    Parameters
+    ----------
+    effectiveness : array-like of float, shape (n_users,)
+        One value per user, defined for every user (no NaN).
+    groups : array-like, shape (n_users,), or pandas.DataFrame
+        One group label per user, or one column per sensitive attribute.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_groups,)
+
+    Examples
+    --------
+    >>> group_means([0.1, 0.2, 0.3], groups=["b", "a", "b"]).round(3).tolist()
     [0.2, 0.2]
     """
-    return _group(scores, groups).means.copy()
+    return _group(effectiveness, groups).means.copy()
 
 
 # ============================================================================ one-vector kernels
-
-
-def _gini_sorted(values: np.ndarray) -> float:
-    """Gini of ascending non-negative values with a positive sum."""
-    n = values.size
-    ranks = np.arange(1, n + 1, dtype=np.float64)
-    return float(((2.0 * ranks - n - 1.0) * values).sum() / (n * values.sum()))
 
 
 def _power_mean(values: np.ndarray, weights: np.ndarray, epsilon: float) -> float:
@@ -298,7 +318,8 @@ def _shares(g: _Grouped) -> np.ndarray:
 
 
 @doc_filler(_DOCS)
-def min_group(scores, groups, *, q: float = 0.25, on_undefined: str = "warn") -> float:
+@_nan_policy
+def min_group(effectiveness, *, groups, q: float = 0.25, on_undefined: str = "warn") -> float:
     r"""Min: the mean of the group means at or below their first quartile (higher is fairer).
 
     .. math::
@@ -306,12 +327,12 @@ def min_group(scores, groups, *, q: float = 0.25, on_undefined: str = "warn") ->
         \mathrm{Min} = \operatorname{mean}\{\bar g_j : \bar g_j \le Q_q(\bar g_1,\dots,\bar g_{N'})\}
 
     :math:`Q_q` is the linearly interpolated quantile (pandas' and numpy's default), as in the
-    published code; every group counts once whatever its size. Range: the range of the scores
+    published code; every group counts once whatever its size. Range: the range of the effectiveness values
     ([0, 1] for P or NDCG). One group gives its mean.
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     q : float in [0, 1], default=0.25
         The quantile used as threshold (0.25: the worst quarter of the groups).
@@ -323,19 +344,20 @@ def min_group(scores, groups, *, q: float = 0.25, on_undefined: str = "warn") ->
 
     Examples
     --------
-    >>> round(min_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(min_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.275
     """
     check_on_undefined(on_undefined)
     if isinstance(q, bool) or not isinstance(q, numbers.Real) or not 0 <= q <= 1:
         raise ValueError(f"q must be a number in [0, 1], got {q!r}.")
-    m = _group(scores, groups).means
+    m = _group(effectiveness, groups, measure="Min_group", on_undefined=on_undefined).means
     threshold = np.quantile(m, q)
     return float(m[m <= threshold].mean())
 
 
 @doc_filler(_DOCS)
-def range_group(scores, groups, *, on_undefined: str = "warn") -> float:
+@_nan_policy
+def range_group(effectiveness, *, groups, on_undefined: str = "warn") -> float:
     r"""Range: the largest minus the smallest group mean (lower is fairer).
 
     .. math::
@@ -343,11 +365,11 @@ def range_group(scores, groups, *, on_undefined: str = "warn") -> float:
         \mathrm{Range} = \max_j \bar g_j - \min_j \bar g_j
 
     Unweighted (a group of one user counts as much as a group of thousands). Range: [0, 1] for
-    scores in [0, 1]; 0 for a single group.
+    effectiveness in [0, 1]; 0 for a single group.
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<on_undefined>>
 
@@ -357,16 +379,17 @@ def range_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Examples
     --------
-    >>> round(range_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(range_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.225
     """
     check_on_undefined(on_undefined)
-    m = _group(scores, groups).means
+    m = _group(effectiveness, groups, measure="Range_group", on_undefined=on_undefined).means
     return float(m.max() - m.min())
 
 
 @doc_filler(_DOCS)
-def sd_group(scores, groups, *, on_undefined: str = "warn") -> float:
+@_nan_policy
+def sd_group(effectiveness, *, groups, on_undefined: str = "warn") -> float:
     r"""SD between groups: the population standard deviation of the group means (lower is fairer).
 
     .. math::
@@ -375,11 +398,11 @@ def sd_group(scores, groups, *, on_undefined: str = "warn") -> float:
         \qquad \mu = \tfrac{1}{N'}\textstyle\sum_j \bar g_j
 
     Population SD (divisor :math:`N'`, numpy ``ddof=0``) of the unweighted means. Range:
-    [0, 0.5] for scores in [0, 1]; 0 for a single group.
+    [0, 0.5] for effectiveness in [0, 1]; 0 for a single group.
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<on_undefined>>
 
@@ -389,16 +412,17 @@ def sd_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Examples
     --------
-    >>> round(sd_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(sd_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.0944
     """
     check_on_undefined(on_undefined)
-    m = _group(scores, groups).means
+    m = _group(effectiveness, groups, measure="SD_group", on_undefined=on_undefined).means
     return float(np.std(m))
 
 
 @doc_filler(_DOCS)
-def mad_group(scores, groups, *, on_undefined: str = "warn") -> float:
+@_nan_policy
+def mad_group(effectiveness, *, groups, on_undefined: str = "warn") -> float:
     r"""MAD: the mean absolute difference between two group means, over unordered pairs (lower is fairer).
 
     .. math::
@@ -408,12 +432,12 @@ def mad_group(scores, groups, *, on_undefined: str = "warn") -> float:
     This is the value the published numbers were computed with (the mean over the
     :math:`N'(N'-1)/2` unordered pairs). The formula printed in the thesis has
     :math:`\frac{1}{N'(N'-1)}` in front, which is **half** of this. Computed in
-    :math:`O(N' \log N')` from the sorted means. Range: [0, 1] for scores in [0, 1]. Undefined
+    :math:`O(N' \log N')` from the sorted means. Range: [0, 1] for effectiveness in [0, 1]. Undefined
     (no pair) for a single group.
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<on_undefined>>
 
@@ -423,21 +447,20 @@ def mad_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Examples
     --------
-    >>> round(mad_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(mad_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.15
     """
     check_on_undefined(on_undefined)
-    m = np.sort(_group(scores, groups).means)
+    m = np.sort(_group(effectiveness, groups, measure="MAD_group", on_undefined=on_undefined).means)
     n = m.size
     if n < 2:
         return undefined("MAD_group", "a single group has no pair of groups", on_undefined)
-    ranks = np.arange(1, n + 1, dtype=np.float64)
-    total = ((2.0 * ranks - n - 1.0) * m).sum()          # sum over j<j' of |m_j - m_j'|
-    return float(2.0 * total / (n * (n - 1)))
+    return float(2.0 * pair_gap_sum(m) / (n * (n - 1)))
 
 
 @doc_filler(_DOCS)
-def gini_group(scores, groups, *, on_undefined: str = "warn") -> float:
+@_nan_policy
+def gini_group(effectiveness, *, groups, on_undefined: str = "warn") -> float:
     r"""Gini between groups: the Gini index of the (unweighted) group means (lower is fairer).
 
     With the :math:`N'` means sorted ascending, :math:`\bar g_{(1)} \le \dots \le \bar g_{(N')}`,
@@ -446,11 +469,11 @@ def gini_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
         \mathrm{Gini}_{group} = \frac{\sum_{j=1}^{N'} (2j - N' - 1)\, \bar g_{(j)}}{N' \sum_j \bar g_j}
 
-    Needs non-negative scores. Range: [0, (N'-1)/N']. Undefined when every group mean is 0.
+    Needs non-negative effectiveness. Range: [0, (N'-1)/N']. Undefined when every group mean is 0.
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<on_undefined>>
 
@@ -460,18 +483,19 @@ def gini_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Examples
     --------
-    >>> round(gini_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(gini_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.1241
     """
     check_on_undefined(on_undefined)
-    m = _group(scores, groups, nonnegative=True, measure="Gini_group").means
+    m = _group(effectiveness, groups, nonnegative=True, measure="Gini_group", on_undefined=on_undefined).means
     if m.sum() == 0:
         return undefined("Gini_group", "every group has mean effectiveness 0", on_undefined)
-    return _gini_sorted(np.sort(m))
+    return gini(m)
 
 
 @doc_filler(_DOCS)
-def cv_group(scores, groups, *, on_undefined: str = "warn") -> float:
+@_nan_policy
+def cv_group(effectiveness, *, groups, on_undefined: str = "warn") -> float:
     r"""CV between groups: the coefficient of variation of the group means (lower is fairer).
 
     .. math::
@@ -479,12 +503,12 @@ def cv_group(scores, groups, *, on_undefined: str = "warn") -> float:
         \mathrm{CV} = \frac{\mathrm{SD}(\bar g_1, \dots, \bar g_{N'})}
         {\operatorname{mean}(\bar g_1, \dots, \bar g_{N'})}
 
-    Population SD over the unweighted mean of the means. Needs non-negative scores. Range:
+    Population SD over the unweighted mean of the means. Needs non-negative effectiveness. Range:
     :math:`[0, \sqrt{N'-1}]`. Undefined when every group mean is 0.
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<on_undefined>>
 
@@ -494,11 +518,11 @@ def cv_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Examples
     --------
-    >>> round(cv_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(cv_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.2343
     """
     check_on_undefined(on_undefined)
-    m = _group(scores, groups, nonnegative=True, measure="CV_group").means
+    m = _group(effectiveness, groups, nonnegative=True, measure="CV_group", on_undefined=on_undefined).means
     mu = m.mean()
     if mu == 0:
         return undefined("CV_group", "every group has mean effectiveness 0", on_undefined)
@@ -506,8 +530,9 @@ def cv_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
 
 @doc_filler(_DOCS)
-def fstat_group(scores, groups, *, on_undefined: str = "warn") -> float:
-    r"""FStat: the one-way ANOVA F statistic of the scores by group (lower is fairer).
+@_nan_policy
+def fstat_group(effectiveness, *, groups, on_undefined: str = "warn") -> float:
+    r"""FStat: the one-way ANOVA F statistic of the effectiveness by group (lower is fairer).
 
     .. math::
 
@@ -521,7 +546,7 @@ def fstat_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<on_undefined>>
 
@@ -531,11 +556,11 @@ def fstat_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Examples
     --------
-    >>> round(fstat_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(fstat_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.3034
     """
     check_on_undefined(on_undefined)
-    g = _group(scores, groups)
+    g = _group(effectiveness, groups, measure="FStat_group", on_undefined=on_undefined)
     n, k = g.x.size, g.n_groups
     if k < 2:
         return undefined("FStat_group", "a single group has no between-group variance", on_undefined)
@@ -560,7 +585,8 @@ def _mean_shares(g: _Grouped, name: str, on_undefined: str):
 
 
 @doc_filler(_DOCS)
-def kl_group(scores, groups, *, on_undefined: str = "warn") -> float:
+@_nan_policy
+def kl_group(effectiveness, *, groups, on_undefined: str = "warn") -> float:
     r"""KL: the divergence (base 2) of the groups' effectiveness shares from their size shares (lower is fairer).
 
     .. math::
@@ -570,11 +596,11 @@ def kl_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Terms with :math:`p_j = 0` are 0. Note the target: KL is 0 when each group's *mean*
     effectiveness is proportional to its *size*, not when all groups are equally served.
-    Needs non-negative scores. Range: :math:`[0, \infty)`. Undefined when every group mean is 0.
+    Needs non-negative effectiveness. Range: :math:`[0, \infty)`. Undefined when every group mean is 0.
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<on_undefined>>
 
@@ -584,11 +610,11 @@ def kl_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Examples
     --------
-    >>> round(kl_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(kl_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.0992
     """
     check_on_undefined(on_undefined)
-    g = _group(scores, groups, nonnegative=True, measure="KL_group")
+    g = _group(effectiveness, groups, nonnegative=True, measure="KL_group", on_undefined=on_undefined)
     p, bad = _mean_shares(g, "KL_group", on_undefined)
     if p is None:
         return bad
@@ -598,7 +624,8 @@ def kl_group(scores, groups, *, on_undefined: str = "warn") -> float:
 
 
 @doc_filler(_DOCS)
-def gce_group(scores, groups, *, beta: float = 2.0, lam: float = 0.95, c: float = 1e-4,
+@_nan_policy
+def gce_group(effectiveness, *, groups, beta: float = 2.0, lam: float = 0.95, c: float = 1e-4,
               on_undefined: str = "warn") -> float:
     r"""GCE: generalised cross entropy of the groups' smoothed effectiveness shares against uniform (lower is fairer).
 
@@ -614,12 +641,12 @@ def gce_group(scores, groups, *, beta: float = 2.0, lam: float = 0.95, c: float 
     thesis prints it outside, which would make uniform groups score -0.5). Defaults β = 2,
     λ = 0.95, c = 1e-4. With β = 2, GCE = ½(Σ_j 1/(N'² p̃_j) − 1) ≥ 0, zero iff all group means
     are equal. A group with zero mean effectiveness adds about ½·Σp̂/(N'²(1−λ)c) (hundreds
-    with these defaults), so GCE mostly counts such groups. Needs non-negative scores. Range:
+    with these defaults), so GCE mostly counts such groups. Needs non-negative effectiveness. Range:
     :math:`[0, \infty)`. Undefined when every group mean is 0 (no shares).
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     beta : float, default=2
         The GCE exponent β (not 0 or 1).
@@ -635,7 +662,7 @@ def gce_group(scores, groups, *, beta: float = 2.0, lam: float = 0.95, c: float 
 
     Examples
     --------
-    >>> round(gce_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(gce_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.0333
     """
     check_on_undefined(on_undefined)
@@ -648,7 +675,7 @@ def gce_group(scores, groups, *, beta: float = 2.0, lam: float = 0.95, c: float 
         raise ValueError(f"lam must be in [0, 1], got {lam}.")
     if c < 0:
         raise ValueError(f"c must be >= 0, got {c}.")
-    g = _group(scores, groups, nonnegative=True, measure="GCE_group")
+    g = _group(effectiveness, groups, nonnegative=True, measure="GCE_group", on_undefined=on_undefined)
     p, bad = _mean_shares(g, "GCE_group", on_undefined)
     if p is None:
         return bad
@@ -663,11 +690,12 @@ def gce_group(scores, groups, *, beta: float = 2.0, lam: float = 0.95, c: float 
 
 
 @doc_filler(_DOCS)
-def atk_group(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
+@_nan_policy
+def atk_group(effectiveness, *, groups, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
     r"""Atkinson between groups: the Atkinson index of the groups' equally-distributed equivalents (lower is fairer).
 
     Each group is summarised by its EDE, the power mean of order :math:`1-\varepsilon` of its
-    users' scores (users weighted equally), and the outer index weights the EDEs by group size,
+    users' effectiveness (users weighted equally), and the outer index weights the EDEs by group size,
     with the size-weighted mean in the denominator:
 
     .. math::
@@ -679,12 +707,12 @@ def atk_group(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn
         {\sum_j \frac{|g_j|}{N} f(g_j)}
 
     The size-weighted mean is what makes :func:`atkinson_decomposition` exact (an unweighted
-    mean leaves a residual). ε = 1 uses geometric means. Needs non-negative scores. Range:
-    [0, 1]; 0 for all-zero scores (the thesis's definition; the published code gives NaN).
+    mean leaves a residual). ε = 1 uses geometric means. Needs non-negative effectiveness. Range:
+    [0, 1]; 0 for all-zero effectiveness (the thesis's definition; the published code gives NaN).
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<epsilon>>
     <<on_undefined>>
@@ -695,12 +723,12 @@ def atk_group(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn
 
     Examples
     --------
-    >>> round(atk_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(atk_group([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.0114
     """
     check_on_undefined(on_undefined)
     epsilon = _check_epsilon(epsilon)
-    g = _group(scores, groups, nonnegative=True, measure="Atk_group")
+    g = _group(effectiveness, groups, nonnegative=True, measure="Atk_group", on_undefined=on_undefined)
     return _atk_between(g, epsilon, on_undefined)
 
 
@@ -721,7 +749,8 @@ def _atk_between(g: _Grouped, epsilon: float, on_undefined: str) -> float:
 
 
 @doc_filler(_DOCS)
-def sd_within(scores, groups, *, on_undefined: str = "warn") -> float:
+@_nan_policy
+def sd_within(effectiveness, *, groups, on_undefined: str = "warn") -> float:
     r"""SD within groups: the groups' population SDs weighted by their share of total effectiveness (lower is fairer).
 
     .. math::
@@ -730,12 +759,12 @@ def sd_within(scores, groups, *, on_undefined: str = "warn") -> float:
 
     This is *not* the classical variance decomposition (which weights by population share and
     adds a size-weighted between term): SD_within may exceed the individual SD. Groups with zero
-    effectiveness weigh 0. Needs non-negative scores. Range: [0, 0.5] for scores in [0, 1]; 0 when
+    effectiveness weigh 0. Needs non-negative effectiveness. Range: [0, 0.5] for effectiveness in [0, 1]; 0 when
     every score is 0 (every group's SD is 0).
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<on_undefined>>
 
@@ -745,11 +774,11 @@ def sd_within(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Examples
     --------
-    >>> round(sd_within([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(sd_within([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.3408
     """
     check_on_undefined(on_undefined)
-    g = _group(scores, groups, nonnegative=True, measure="SD_within")
+    g = _group(effectiveness, groups, nonnegative=True, measure="SD_within", on_undefined=on_undefined)
     if g.sums.sum() == 0:
         return 0.0
     dev = g.sorted_x - np.repeat(g.means, g.sizes.astype(np.int64))
@@ -759,7 +788,8 @@ def sd_within(scores, groups, *, on_undefined: str = "warn") -> float:
 
 
 @doc_filler(_DOCS)
-def gini_within(scores, groups, *, on_undefined: str = "warn") -> float:
+@_nan_policy
+def gini_within(effectiveness, *, groups, on_undefined: str = "warn") -> float:
     r"""Gini within groups: the groups' Gini indices weighted by their share of total effectiveness (lower is fairer).
 
     .. math::
@@ -767,12 +797,12 @@ def gini_within(scores, groups, *, on_undefined: str = "warn") -> float:
         \mathrm{Gini}_{within} = \sum_j s_j\, \mathrm{Gini}(g_j), \qquad s_j = \frac{\sum_\ell x_{j,\ell}}{\sum_{i} x_i}
 
     A group with zero total effectiveness has no Gini but weight 0: it is skipped (as in the
-    published code). Not a decomposition of the individual Gini. Needs non-negative scores.
-    Range: [0, 1). Undefined when every score is 0.
+    published code). Not a decomposition of the individual Gini. Needs non-negative effectiveness.
+    Range: [0, 1). Undefined when every effectiveness value is 0.
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<on_undefined>>
 
@@ -782,27 +812,21 @@ def gini_within(scores, groups, *, on_undefined: str = "warn") -> float:
 
     Examples
     --------
-    >>> round(gini_within([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(gini_within([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.4466
     """
     check_on_undefined(on_undefined)
-    g = _group(scores, groups, nonnegative=True, measure="Gini_within")
+    g = _group(effectiveness, groups, nonnegative=True, measure="Gini_within", on_undefined=on_undefined)
     if g.sums.sum() == 0:
         return undefined("Gini_within", "every score is 0", on_undefined)
-    sizes = g.sizes.astype(np.int64)
-    # rank of each user inside its group (values already ascending within each group)
-    rank = np.arange(g.sorted_x.size) - np.repeat(g.starts, sizes) + 1
-    nj = np.repeat(g.sizes, sizes)
-    num = np.add.reduceat((2.0 * rank - nj - 1.0) * g.sorted_x, g.starts)
-    pos = g.sums > 0
-    gini = np.zeros_like(g.sums)
-    gini[pos] = num[pos] / (g.sizes[pos] * g.sums[pos])
-    gini = np.where(g.constant, 0.0, gini)
-    return float((_shares(g) * gini).sum())
+    per_group = gini_segments(g.sorted_x, g.starts, g.sizes)          # values ascend within each group
+    per_group = np.where(g.constant | (g.sums <= 0), 0.0, per_group)   # a zero group weighs 0 anyway
+    return float((_shares(g) * per_group).sum())
 
 
 @doc_filler(_DOCS)
-def atk_within(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
+@_nan_policy
+def atk_within(effectiveness, *, groups, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
     r"""Atkinson within groups: the groups' Atkinson indices weighted by their share of total effectiveness (lower is fairer).
 
     .. math::
@@ -812,12 +836,12 @@ def atk_within(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "war
         \qquad \mathrm{Atk}(g_j) = 1 - \frac{f(g_j)}{\bar g_j}
 
     (:math:`f` is the EDE of :func:`atk_group`.) With these weights the decomposition of
-    :func:`atkinson_decomposition` is exact. Needs non-negative scores. Range: [0, 1]; 0 for
-    all-zero scores (the thesis defines the Atkinson index of all-zero values as 0).
+    :func:`atkinson_decomposition` is exact. Needs non-negative effectiveness. Range: [0, 1]; 0 for
+    all-zero effectiveness (the thesis defines the Atkinson index of all-zero values as 0).
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<groups>>
     <<epsilon>>
     <<on_undefined>>
@@ -828,12 +852,12 @@ def atk_within(scores, groups, *, epsilon: float = 0.5, on_undefined: str = "war
 
     Examples
     --------
-    >>> round(atk_within([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3), 4)
+    >>> round(atk_within([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3), 4)
     0.3365
     """
     check_on_undefined(on_undefined)
     epsilon = _check_epsilon(epsilon)
-    g = _group(scores, groups, nonnegative=True, measure="Atk_within")
+    g = _group(effectiveness, groups, nonnegative=True, measure="Atk_within", on_undefined=on_undefined)
     return _atk_within(g, epsilon)
 
 
@@ -849,21 +873,22 @@ def _atk_within(g: _Grouped, epsilon: float) -> float:
 
 
 @doc_filler(_DOCS)
-def atk_ind(scores, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
-    r"""Atkinson index of the individual users' scores (lower is fairer).
+@_nan_policy
+def atk_ind(effectiveness, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
+    r"""Atkinson index of the individual users' effectiveness (lower is fairer).
 
     .. math::
 
         \mathrm{Atk}_{ind} = 1 - \frac{1}{\bar x}
         \Bigl(\frac1N \sum_{i=1}^N x_i^{1-\varepsilon}\Bigr)^{\frac{1}{1-\varepsilon}}
 
-    ε = 0.5 in the thesis; ε = 1 uses the geometric mean. Needs non-negative scores. Range:
-    [0, 1]; 0 when every score is 0 (the thesis's definition; the published code gives NaN) and
-    when every score is the same.
+    ε = 0.5 in the thesis; ε = 1 uses the geometric mean. Needs non-negative effectiveness. Range:
+    [0, 1]; 0 when every effectiveness value is 0 (the thesis's definition; the published code gives NaN) and
+    when every value is the same.
 
     Parameters
     ----------
-    <<scores>>
+    <<effectiveness>>
     <<epsilon>>
     <<on_undefined>>
 
@@ -880,7 +905,10 @@ def atk_ind(scores, *, epsilon: float = 0.5, on_undefined: str = "warn") -> floa
     """
     check_on_undefined(on_undefined)
     epsilon = _check_epsilon(epsilon)
-    x = _check_scores(scores, nonnegative=True, measure="Atk_ind")
+    x = check_effectiveness(effectiveness, nonnegative=True, measure="Atk_ind")
+    bad = undefined_users("Atk_ind", x, on_undefined)
+    if bad is not None:
+        return bad
     return _atk_ind(x, epsilon)
 
 
@@ -910,7 +938,8 @@ class AtkinsonDecomposition:
         return (1.0 - self.between) * (1.0 - self.within) - (1.0 - self.individual)
 
 
-def atkinson_decomposition(scores, groups, *, epsilon: float = 0.5,
+@_nan_policy
+def atkinson_decomposition(effectiveness, *, groups, epsilon: float = 0.5,
                            on_undefined: str = "warn") -> AtkinsonDecomposition:
     r"""Atk_ind, Atk_group and Atk_within together, with the exact identity between them.
 
@@ -931,13 +960,13 @@ def atkinson_decomposition(scores, groups, *, epsilon: float = 0.5,
 
     Examples
     --------
-    >>> d = atkinson_decomposition([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3)
+    >>> d = atkinson_decomposition([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], groups=[0] * 3 + [1] * 4 + [2] * 3)
     >>> round(d.individual, 6), round(d.between, 4), round(d.within, 4), abs(d.residual) < 1e-12
     (0.344074, 0.0114, 0.3365, True)
     """
     check_on_undefined(on_undefined)
     epsilon = _check_epsilon(epsilon)
-    g = _group(scores, groups, nonnegative=True, measure="Atkinson decomposition")
+    g = _group(effectiveness, groups, nonnegative=True, measure="Atkinson decomposition", on_undefined=on_undefined)
     return AtkinsonDecomposition(individual=_atk_ind(g.x, epsilon), between=_atk_between(g, epsilon, on_undefined),
                                  within=_atk_within(g, epsilon))
 
@@ -945,12 +974,7 @@ def atkinson_decomposition(scores, groups, *, epsilon: float = 0.5,
 # ============================================================================ all at once
 
 
-def _atk_ind_of(scores, groups=None, *, epsilon: float = 0.5, on_undefined: str = "warn") -> float:
-    """:func:`atk_ind` with the measures' common signature (``groups`` is ignored)."""
-    return atk_ind(scores, epsilon=epsilon, on_undefined=on_undefined)
-
-
-#: Canonical name -> function ``f(scores, groups, **options)`` (``Atk_ind`` ignores ``groups``).
+#: Canonical name -> function ``f(effectiveness, *, groups, **options)`` (``Atk_ind`` takes no ``groups``).
 GROUP_MEASURES = {
     "Min_group": min_group,
     "Range_group": range_group,
@@ -965,14 +989,15 @@ GROUP_MEASURES = {
     "SD_within": sd_within,
     "Gini_within": gini_within,
     "Atk_within": atk_within,
-    "Atk_ind": _atk_ind_of,
+    "Atk_ind": atk_ind,
 }
 
-#: Which keyword options each measure takes (:func:`evaluate_groups` passes each only these).
-OPTIONS = {name: tuple(p.name for p in inspect.signature(f).parameters.values() if p.kind is p.KEYWORD_ONLY)
+#: Which keyword options each measure takes besides ``groups`` (``on_undefined`` included).
+OPTIONS = {name: tuple(p.name for p in inspect.signature(f).parameters.values()
+                       if p.kind is p.KEYWORD_ONLY and p.name != "groups")
            for name, f in GROUP_MEASURES.items()}
 
-#: The range of each measure for scores in [0, 1] (CV is at most sqrt(N' - 1); Gini at most (N - 1)/N).
+#: The range of each measure for effectiveness in [0, 1] (CV is at most sqrt(N' - 1); Gini at most (N - 1)/N).
 RANGES = {
     "Min_group": (0.0, 1.0), "Range_group": (0.0, 1.0), "SD_group": (0.0, 0.5), "MAD_group": (0.0, 1.0),
     "Gini_group": (0.0, 1.0), "CV_group": (0.0, math.inf), "FStat_group": (0.0, math.inf),
@@ -982,45 +1007,3 @@ RANGES = {
 
 #: Higher is fairer for these; lower is fairer for every other measure here.
 HIGHER_IS_FAIRER = frozenset({"Min_group"})
-
-
-def evaluate_groups(scores, groups, measures=None, **options) -> dict[str, float]:
-    """Several measures of one grouping at once, grouping the users once.
-
-    Parameters
-    ----------
-    scores, groups
-        As for every measure of this module.
-    measures : str or sequence of str, optional
-        Names from :data:`GROUP_MEASURES` (default: all of them).
-    **options
-        ``epsilon``, ``q``, ``beta``, ``lam``, ``c``, ``on_undefined``: passed to the measures that
-        take them.
-
-    Examples
-    --------
-    >>> out = evaluate_groups([0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4], [0] * 3 + [1] * 4 + [2] * 3,
-    ...                       ["SD_group", "Atk_ind"])
-    >>> {k: round(v, 4) for k, v in out.items()}
-    {'SD_group': 0.0944, 'Atk_ind': 0.3441}
-    """
-    if measures is None:
-        names = list(GROUP_MEASURES)
-    elif isinstance(measures, str):
-        names = [measures]
-    else:
-        names = list(measures)
-    unknown = [n for n in names if n not in GROUP_MEASURES]
-    if unknown:
-        raise ValueError(f"unknown group measure(s) {unknown}; known: {', '.join(GROUP_MEASURES)}.")
-    allowed = {"epsilon", "q", "beta", "lam", "c", "on_undefined"}
-    extra = set(options) - allowed
-    if extra:
-        raise TypeError(f"unexpected option(s) {sorted(extra)}; known: {sorted(allowed)}.")
-    x = _check_scores(scores)
-    g = _group(x, groups)
-    out = {}
-    for name in names:
-        kwargs = {k: v for k, v in options.items() if k in OPTIONS[name]}
-        out[name] = atk_ind(x, **kwargs) if name == "Atk_ind" else GROUP_MEASURES[name](None, g, **kwargs)
-    return out

@@ -18,6 +18,7 @@ import inspect
 
 import numpy as np
 
+
 from .._validation import undefined
 from ..relevance import per_user_effectiveness
 from ..spec import MeasureSpec
@@ -48,27 +49,29 @@ def _group_compute(key):
     func = _groups.GROUP_MEASURES[key]
 
     def compute(run, *, on_undefined="warn", base="NDCG", attributes=None, **options):
-        scores = per_user_effectiveness(run, base)
-        if np.isnan(scores).any():
-            return undefined(key, f"{int(np.isnan(scores).sum())} user(s) have an undefined {base} (no relevant item)",
-                             on_undefined)
-        groups = None if key == "Atk_ind" else _groups_of(run, attributes)
-        return func(scores, groups, on_undefined=on_undefined, **options)
+        effectiveness = per_user_effectiveness(run, base)
+        missing = int(np.isnan(effectiveness).sum())
+        if missing:            # the run knows why: name the base measure
+            return undefined(key, f"{missing} user(s) have an undefined {base} (no relevant item)", on_undefined)
+        context = {} if key == "Atk_ind" else {"groups": _groups_of(run, attributes)}
+        return func(effectiveness, on_undefined=on_undefined, **context, **options)
 
     return compute
 
 
-def _group_from_scores(key):
+def _group_from_effectiveness(key):
     func = _groups.GROUP_MEASURES[key]
 
-    def from_scores(scores, *, groups=None, on_undefined="warn", **options):
-        if groups is None and key != "Atk_ind":
+    def from_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefined="warn", **options):
+        if key == "Atk_ind":
+            return func(effectiveness, on_undefined=on_undefined, **options)
+        if groups is None:
             raise ValueError(f"{key} compares groups of users: pass groups= (one label per user, or a DataFrame "
                              "with a column per attribute).")
-        return func(scores, groups, on_undefined=on_undefined, **options)
+        return func(effectiveness, groups=groups, on_undefined=on_undefined, **options)
 
-    from_scores.options = tuple(name for name in _groups.OPTIONS[key] if name != "on_undefined")
-    return from_scores
+    from_effectiveness.options = tuple(name for name in _groups.OPTIONS[key] if name != "on_undefined")
+    return from_effectiveness
 
 
 _MEANS = r"\bar g_j = \tfrac{1}{|G_j|}\textstyle\sum_{u \in G_j} S(u)"
@@ -140,7 +143,7 @@ def _group_record(key):
         range=_groups.RANGES[key],
         needs=("top_k", "relevant") if key == "Atk_ind" else ("top_k", "relevant", "user_attributes"),
         compute=_group_compute(key), func=_groups.GROUP_MEASURES[key] if key != "Atk_ind" else _groups.atk_ind,
-        from_scores=_group_from_scores(key), description=description, reference=_REF_P6,
+        from_effectiveness=_group_from_effectiveness(key), description=description, reference=_REF_P6,
         undefined=undefined_cases, options=options,
         chapter="user-decomposition" if key in ("Atk_within", "Atk_ind", "SD_within", "Gini_within")
         else "user-groups",

@@ -199,7 +199,7 @@ def _nonrepeatable_inputs(history, n_items, k, popularity):
     return hist, k, np.argsort(pop, kind="stable").astype(np.int64)
 
 
-def most_unfair_top_k_nonrepeatable(history, n_items: int, k: int, *, popularity=None) -> np.ndarray:
+def most_unfair_top_k_nonrepeatable(history, *, n_items: int, k: int, popularity=None) -> np.ndarray:
     """Non-repeatable MostUnfair: the ``k`` globally least popular items each user may receive.
 
     Thesis Ch. 2, Exp. 3 (§``ss:maxmin``, L1762): like repeatable MostUnfair, "but if any of
@@ -234,7 +234,7 @@ def most_unfair_top_k_nonrepeatable(history, n_items: int, k: int, *, popularity
 
     Examples
     --------
-    >>> most_unfair_top_k_nonrepeatable([[], [0], [2, 3]], 5, 2, popularity=[1, 4, 0, 2, 3])
+    >>> most_unfair_top_k_nonrepeatable([[], [0], [2, 3]], n_items=5, k=2, popularity=[1, 4, 0, 2, 3])
     array([[2, 0],
            [2, 3],
            [0, 4]])
@@ -273,7 +273,7 @@ def most_unfair_top_k_nonrepeatable(history, n_items: int, k: int, *, popularity
     return order[out]
 
 
-def most_fair_top_k_nonrepeatable(history, n_items: int, k: int, *, popularity=None) -> np.ndarray:
+def most_fair_top_k_nonrepeatable(history, *, n_items: int, k: int, popularity=None) -> np.ndarray:
     """Non-repeatable MostFair: user by user, the ``k`` least exposed recommendable items.
 
     Thesis Ch. 2, Exp. 3 (§``ss:maxmin``, L1761): "For one user at a time, we then recommend
@@ -319,7 +319,7 @@ def most_fair_top_k_nonrepeatable(history, n_items: int, k: int, *, popularity=N
 
     Examples
     --------
-    >>> most_fair_top_k_nonrepeatable([[], [0], [2, 3]], 5, 2, popularity=[1, 4, 0, 2, 3])
+    >>> most_fair_top_k_nonrepeatable([[], [0], [2, 3]], n_items=5, k=2, popularity=[1, 4, 0, 2, 3])
     array([[2, 0],
            [3, 4],
            [1, 0]])
@@ -369,7 +369,7 @@ def most_fair_top_k_nonrepeatable(history, n_items: int, k: int, *, popularity=N
 # Exp. 4 (thesis L1799–1825): sliding window over rank positions
 # ---------------------------------------------------------------------------------------------
 
-def sliding_windows(top_k, width: int = 5, *, n_windows: int | None = None) -> list[tuple[int, np.ndarray]]:
+def sliding_windows(top_k, *, width: int = 5, n_windows: int | None = None) -> list[tuple[int, np.ndarray]]:
     """Windows of consecutive rank positions, each to be evaluated as a top-``width`` list.
 
     Thesis Ch. 2, Exp. 4 (§``ss:sliding``, L1805–1806): measures are computed on rank
@@ -443,7 +443,7 @@ def _insertion_args(n_users, n_items, k, kind):
     return n_users, n_items, k
 
 
-def insertion_top_k(n_users: int, n_items: int, k: int, n_inserted: int, *, kind: str = "le") -> np.ndarray:
+def insertion_top_k(n_users: int, n_items: int, k: int, *, n_inserted: int, kind: str = "le") -> np.ndarray:
     """The top-k lists of the artificial insertion experiment after ``n_inserted`` steps.
 
     Thesis Ch. 2, Exp. 5 (§``ss:insert``, L1835–1843; spec §8.5 and §10.2 U6). Two list
@@ -485,11 +485,11 @@ def insertion_top_k(n_users: int, n_items: int, k: int, n_inserted: int, *, kind
 
     Examples
     --------
-    >>> insertion_top_k(3, 9, 3, 1)
+    >>> insertion_top_k(3, 9, 3, n_inserted=1)
     array([[0, 1, 2],
            [0, 1, 5],
            [0, 1, 8]])
-    >>> insertion_top_k(3, 9, 3, 1, kind="me")
+    >>> insertion_top_k(3, 9, 3, n_inserted=1, kind="me")
     array([[0, 1, 2],
            [3, 4, 2],
            [6, 7, 2]])
@@ -535,7 +535,7 @@ def insertion_steps(n_users: int, n_items: int, k: int, *, kind: str = "le"):
 
     def gen():
         for t in range(k + 1):
-            yield t / k, insertion_top_k(n_users, n_items, k, t, kind=kind)
+            yield t / k, insertion_top_k(n_users, n_items, k, n_inserted=t, kind=kind)
 
     return gen()
 

@@ -35,6 +35,7 @@ import numpy as np
 
 from . import bounds as _b
 from .._docs import ON_UNDEFINED, ROUNDS, doc_filler
+from ..inequality import gini, gini_from_rank_sum
 from .._validation import (check_alpha, check_base, check_beta, check_item_features, check_on_undefined, check_real,
                            check_rounds, check_top_k, log_base, snap, undefined)
 from ..examination import check_gamma
@@ -108,10 +109,7 @@ def _entropy_from(sum_c_ln_c, slots: int, ln_base: float):
     return (math.log(slots) - np.asarray(sum_c_ln_c, dtype=np.float64) / slots) / ln_base
 
 
-def _gini_from(rank_sum, total, n: int):
-    """Gini from :math:`\\sum_j j\\,x_{(j)}` (ascending order): :math:`\\sum_j (2j-n-1)x_{(j)} / (n\\sum_j x_j)`."""
-    total = np.asarray(total, dtype=np.float64)
-    return (2.0 * np.asarray(rank_sum, dtype=np.float64) - (n + 1.0) * total) / (n * total)
+_gini_from = gini_from_rank_sum          # the one Gini formula lives in recfair.inequality
 
 
 def fsat_threshold(slots: int, n: int) -> int:
@@ -153,10 +151,7 @@ def _entropy(counts, slots: int, ln_base: float, *, defined: bool):
     return np.where((np.asarray(counts) > 0).all(axis=-1), value, np.nan)
 
 
-def _gini(exposure):
-    x = np.sort(np.asarray(exposure, dtype=np.float64), axis=-1)
-    n = x.shape[-1]
-    return _gini_from(x @ np.arange(1.0, n + 1.0), x.sum(axis=-1), n)
+_gini = gini
 
 
 def _fsat(counts, slots: int, n: int):

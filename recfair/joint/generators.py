@@ -18,9 +18,9 @@ measure           fairest                                 unfairest
 ``"IFD_mul"``     relevant items at the bottom            a prefix on top, the rest at the bottom
 ================  ======================================  =====================================
 
->>> fairest_ranking([[3], [0, 4]], 5, "IAA", k=2).tolist()
+>>> fairest_ranking([[3], [0, 4]], n_items=5, measure="IAA", k=2).tolist()
 [[3, 0, 1, 2, 4], [0, 4, 1, 2, 3]]
->>> unfairest_ranking([[3], [0, 4]], 5, "IAA", k=2).tolist()
+>>> unfairest_ranking([[3], [0, 4]], n_items=5, measure="IAA", k=2).tolist()
 [[0, 1, 2, 4, 3], [1, 2, 3, 0, 4]]
 """
 
@@ -58,7 +58,7 @@ def _relevant_sets(relevant, n_items: int) -> list[np.ndarray]:
     return sets
 
 
-def extreme_ranking(relevant, n_items: int, measure: str, end: str, *, k: int = 10, seed=None,
+def extreme_ranking(relevant, *, n_items: int, measure: str, end: str, k: int, seed=None,
                     **params) -> np.ndarray:
     r"""Full rankings (shape ``(m, n_items)``, item ids in rank order) at one end of ``measure``.
 
@@ -84,7 +84,7 @@ def extreme_ranking(relevant, n_items: int, measure: str, end: str, *, k: int = 
     Users with no relevant item, or with every item relevant, get the identity order (every
     ranking scores the same for them).
 
-    >>> extreme_ranking([[0, 1, 2, 3]], 8, "IFD_div", "most_unfair", k=8).tolist()  # thesis X14
+    >>> extreme_ranking([[0, 1, 2, 3]], n_items=8, measure="IFD_div", end="most_unfair", k=8).tolist()  # thesis X14
     [[0, 1, 4, 5, 6, 7, 2, 3]]
     """
     n_items = check_positive_int(n_items, "n_items")
@@ -117,19 +117,19 @@ def extreme_ranking(relevant, n_items: int, measure: str, end: str, *, k: int = 
     return out
 
 
-def fairest_ranking(relevant, n_items: int, measure: str, *, k: int = 10, seed=None, **params) -> np.ndarray:
+def fairest_ranking(relevant, *, n_items: int, measure: str, k: int, seed=None, **params) -> np.ndarray:
     """The fairest full ranking per user for ``measure`` (see :func:`extreme_ranking`).
 
-    >>> fairest_ranking([[0, 1]], 4, "IFD_mul", k=2).tolist()   # relevant items unexposed
+    >>> fairest_ranking([[0, 1]], n_items=4, measure="IFD_mul", k=2).tolist()   # relevant items unexposed
     [[2, 3, 0, 1]]
     """
-    return extreme_ranking(relevant, n_items, measure, "most_fair", k=k, seed=seed, **params)
+    return extreme_ranking(relevant, n_items=n_items, measure=measure, end="most_fair", k=k, seed=seed, **params)
 
 
-def unfairest_ranking(relevant, n_items: int, measure: str, *, k: int = 10, seed=None, **params) -> np.ndarray:
+def unfairest_ranking(relevant, *, n_items: int, measure: str, k: int, seed=None, **params) -> np.ndarray:
     """The unfairest full ranking per user for ``measure`` (see :func:`extreme_ranking`).
 
-    >>> unfairest_ranking([[0, 1]], 4, "IFD_mul", k=2).tolist()
+    >>> unfairest_ranking([[0, 1]], n_items=4, measure="IFD_mul", k=2).tolist()
     [[0, 2, 3, 1]]
     """
-    return extreme_ranking(relevant, n_items, measure, "most_unfair", k=k, seed=seed, **params)
+    return extreme_ranking(relevant, n_items=n_items, measure=measure, end="most_unfair", k=k, seed=seed, **params)

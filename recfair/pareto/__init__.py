@@ -16,7 +16,7 @@ public package) and on the relevance measures of the core.
 
 >>> from recfair.pareto import oracle2fair, dpfr
 >>> table = oracle2fair(history=[[5], [4], [], [3]], relevant=[[0, 1], [0, 1, 2], [0], [0, 1]], n_items=6, k=2)
->>> round(dpfr(0.5, 0.5, table, "P", "Jain_our"), 3)
+>>> round(dpfr(0.5, 0.5, frontier=table, rel="P", fair="Jain_our"), 3)
 0.269
 """
 

@@ -203,7 +203,7 @@ def _oracle(m, n, k, hist, rel):
     return rec, remaining
 
 
-def oracle(history, relevant, n_items: int, *, k: int = 10) -> np.ndarray:
+def oracle(history, relevant, *, n_items: int, k: int) -> np.ndarray:
     """The Oracle of Paper 4 (Alg. 1): the most relevant top-``k`` lists, least exposed items first.
 
     Users with exactly ``k`` relevant items get them; users with more get their ``k`` least
@@ -405,7 +405,7 @@ class _Engine:
         return (self.sum_sq, self.sum_c_ln_c, self.n_shown, self.rank_sum, self.n_sat)
 
 
-def oracle2fair(history, relevant, n_items: int, *, k: int = 10, points: int | None = None,
+def oracle2fair(history, relevant, *, n_items: int, k: int, points: int | None = None,
                 lists: bool = False, on_undefined: str = "warn") -> pd.DataFrame:
     r"""Paper 4's frontier sequence: the Oracle, then Oracle2Fair's replacements, with 11 scores each.
 

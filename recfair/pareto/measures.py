@@ -15,11 +15,12 @@ Both scores enter raw (Gini is not flipped).
 from __future__ import annotations
 
 import math
+import numbers
 
 import numpy as np
 import pandas as pd
 
-from .._validation import check_real, undefined
+from .._validation import check_on_undefined, check_real, undefined
 from ..item_exposure import RECORDS as _EXPOSURE_RECORDS
 from .generators import FAIR_MEASURES, REL_MEASURES
 
@@ -35,16 +36,16 @@ _HIGHER = {s.key: s.higher_is_better for s in _EXPOSURE_RECORDS if s.key in FAIR
 
 def _check_pair(table, rel, fair):
     if not isinstance(table, pd.DataFrame):
-        raise TypeError(f"table must be the DataFrame of recfair.pareto.oracle2fair, got {type(table).__name__}.")
+        raise TypeError(f"frontier must be the DataFrame of recfair.pareto.oracle2fair, got {type(table).__name__}.")
     if rel not in REL_MEASURES:
         raise ValueError(f"rel must be a relevance measure of the frontier ({', '.join(REL_MEASURES)}); got {rel!r}.")
     if fair not in FAIR_MEASURES:
         raise ValueError(f"fair must be a fairness measure of the frontier ({', '.join(FAIR_MEASURES)}); got {fair!r}.")
     missing = [c for c in (rel, fair) if c not in table.columns]
     if missing:
-        raise ValueError(f"table has no column {missing}: pass the table of recfair.pareto.oracle2fair.")
+        raise ValueError(f"frontier has no column {missing}: pass the table of recfair.pareto.oracle2fair.")
     if len(table) == 0:
-        raise ValueError("table is empty.")
+        raise ValueError("frontier is empty.")
 
 
 def _check_alpha(alpha) -> float:
@@ -54,14 +55,30 @@ def _check_alpha(alpha) -> float:
     return alpha
 
 
-def frontier(table: pd.DataFrame, rel: str, fair: str, *, strict: bool = False) -> pd.DataFrame:
-    """The 2-D Pareto frontier of the pair (``rel``, ``fair``), from the most relevant point to the fairest.
+def frontier(frontier: pd.DataFrame, *, rel: str, fair: str, strict: bool = False) -> pd.DataFrame:
+    r"""The 2-D Pareto frontier of the pair (``rel``, ``fair``), from the most relevant point to the fairest.
+
+    .. math:: P = \{x^1, \dots, x^{|P|}\},\qquad x^j = (\mathrm{Rel}_j, \mathrm{Fair}_j),\quad
+        \mathrm{Rel}_1 > \mathrm{Rel}_2 > \dots
 
     Rows with the same Rel value (equal to 12 decimals) collapse into the one with the best Fair
     value (direction-aware: lowest Gini; on a tie the later replacement), as the thesis does. The
     result is ordered by Rel descending. With ``strict=True`` dominated points are dropped too
     (a point is dominated when another is at least as good on both axes and better on one),
-    which matters only for pairs whose Fair value stalls along the walk (QF, FSat).
+    which matters only for pairs whose Fair value stalls along the walk (QF, FSat). Range: the
+    measures' ranges.
+
+    Parameters
+    ----------
+    frontier : pandas.DataFrame
+        The frontier sequence of :func:`recfair.pareto.oracle2fair` (full or estimated): one row
+        per step, one column per measure.
+    rel : str
+        The relevance measure of the pair (:data:`~recfair.pareto.REL_MEASURES`), e.g. ``"NDCG"``.
+    fair : str
+        The fairness measure of the pair (:data:`~recfair.pareto.FAIR_MEASURES`), e.g. ``"Ent_our"``.
+    strict : bool, default=False
+        Also drop dominated points.
 
     Returns
     -------
@@ -72,9 +89,10 @@ def frontier(table: pd.DataFrame, rel: str, fair: str, *, strict: bool = False) 
     --------
     >>> t = pd.DataFrame({"replacements": [0, 1, 2, 3], "P": [0.9, 0.8, 0.8, 0.7],
     ...                   "Gini_our": [0.6, 0.5, 0.4, 0.3]})
-    >>> frontier(t, "P", "Gini_our").values.tolist()
+    >>> frontier(t, rel="P", fair="Gini_our").values.tolist()
     [[0.9, 0.6, 0.0], [0.8, 0.4, 2.0], [0.7, 0.3, 3.0]]
     """
+    table = frontier
     _check_pair(table, rel, fair)
     steps = table["replacements"] if "replacements" in table.columns else pd.Series(np.arange(len(table)))
     frame = pd.DataFrame({rel: table[rel].to_numpy(float), fair: table[fair].to_numpy(float),
@@ -99,7 +117,7 @@ def _segments(points: np.ndarray) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(points, axis=0).T))])
 
 
-def reference_point(table: pd.DataFrame, rel: str, fair: str, *, alpha: float = 0.5,
+def reference_point(frontier: pd.DataFrame, *, rel: str, fair: str, alpha: float = 0.5,
                     index_range: str = "full") -> tuple[float, float]:
     r"""The reference point :math:`s_\alpha` of the pair's frontier: the point whose polyline length from the
     most relevant end is closest to :math:`\alpha\cdot\mathrm{lenPF}` (first on a tie: the more relevant).
@@ -110,16 +128,39 @@ def reference_point(table: pd.DataFrame, rel: str, fair: str, *, alpha: float = 
     ``"code"`` (:math:`j \in [2, |P|]`, as in the published code); they agree at ``alpha = 0.5`` except on
     frontiers of two points. A frontier of one point is its own reference point.
 
+    .. math:: s_\alpha = x^{t'},\qquad t' = \operatorname*{argmin}_j \bigl|\mathrm{lenPF}(T^j) - \alpha\,\mathrm{lenPF}(P)\bigr|
+
+    Range: a point of the frontier.
+
+    Parameters
+    ----------
+    frontier : pandas.DataFrame
+        The frontier sequence of :func:`recfair.pareto.oracle2fair` (full or estimated): one row
+        per step, one column per measure.
+    rel : str
+        The relevance measure of the pair (:data:`~recfair.pareto.REL_MEASURES`), e.g. ``"NDCG"``.
+    fair : str
+        The fairness measure of the pair (:data:`~recfair.pareto.FAIR_MEASURES`), e.g. ``"Ent_our"``.
+    alpha : float in [0, 1], default=0.5
+        The weight of fairness (0: relevance only, 1: fairness only).
+    index_range : {"full", "thesis", "code"}, default="full"
+        Which frontier points may be the reference point (:data:`INDEX_RANGES`).
+
+    Returns
+    -------
+    tuple of float
+        ``(Rel, Fair)`` of the reference point.
+
     Examples
     --------
     >>> t = pd.DataFrame({"P": [1.0, 0.5, 0.0], "Jain_our": [0.0, 0.5, 1.0]})
-    >>> reference_point(t, "P", "Jain_our")
+    >>> reference_point(t, rel="P", fair="Jain_our")
     (0.5, 0.5)
     """
     alpha = _check_alpha(alpha)
     if index_range not in INDEX_RANGES:
         raise ValueError(f"index_range must be one of {INDEX_RANGES}, got {index_range!r}.")
-    front = frontier(table, rel, fair)
+    front = _pareto_frontier(frontier, rel=rel, fair=fair)
     points = front[[rel, fair]].to_numpy()
     if len(points) == 1:
         return float(points[0, 0]), float(points[0, 1])
@@ -129,40 +170,59 @@ def reference_point(table: pd.DataFrame, rel: str, fair: str, *, alpha: float = 
     return float(points[j, 0]), float(points[j, 1])
 
 
-def dpfr(rel_score, fair_score, table: pd.DataFrame, rel: str, fair: str, *, alpha: float = 0.5,
-         index_range: str = "full") -> float:
+def dpfr(rel_score, fair_score, *, frontier: pd.DataFrame, rel: str, fair: str, alpha: float = 0.5,
+         index_range: str = "full", on_undefined: str = "warn") -> float:
     r"""DPFR: the Euclidean distance from a run's (Rel, Fair) scores to the frontier's reference point.
 
     .. math:: \mathrm{DPFR}_\alpha = \sqrt{(\mathrm{Rel} - s_{\alpha,r})^2 + (\mathrm{Fair} - s_{\alpha,f})^2}
 
     Lower is better (0: the run sits on the reference point). Scores are raw, Gini included.
+    Range: :math:`[0, \sqrt 2]` for two measures in [0, 1].
 
     Parameters
     ----------
     rel_score, fair_score : float
-        The run's scores on the two measures (same ``k`` and test users as the frontier).
-    table : pandas.DataFrame
-        The frontier sequence of :func:`recfair.pareto.oracle2fair` (full or estimated).
-    rel, fair : str
-        The pair, e.g. ``"NDCG"`` and ``"Ent_our"``.
-    alpha, index_range
+        The run's scores on the two measures (same ``k`` and test users as the frontier); NaN
+        (an undefined score) makes DPFR undefined, handled by ``on_undefined``.
+    frontier : pandas.DataFrame
+        The frontier sequence of :func:`recfair.pareto.oracle2fair` (full or estimated): one row
+        per step, one column per measure.
+    rel : str
+        The relevance measure of the pair (:data:`~recfair.pareto.REL_MEASURES`), e.g. ``"NDCG"``.
+    fair : str
+        The fairness measure of the pair (:data:`~recfair.pareto.FAIR_MEASURES`), e.g. ``"Ent_our"``.
+    alpha : float in [0, 1], default=0.5
+        The weight of fairness, as in :func:`reference_point`.
+    index_range : {"full", "thesis", "code"}, default="full"
         As in :func:`reference_point`.
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        What an undefined score gives: NaN with a warning, NaN, or an error.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
     >>> t = pd.DataFrame({"P": [1.0, 0.5, 0.0], "Jain_our": [0.0, 0.5, 1.0]})
-    >>> round(dpfr(0.5, 0.2, t, "P", "Jain_our"), 3)
+    >>> round(dpfr(0.5, 0.2, frontier=t, rel="P", fair="Jain_our"), 3)
     0.3
     """
-    x = check_real(rel_score, "rel_score")
-    y = check_real(fair_score, "fair_score")
-    if not (math.isfinite(x) and math.isfinite(y)):
-        raise ValueError(f"the run's scores must be finite numbers, got ({x}, {y}).")
-    sx, sy = reference_point(table, rel, fair, alpha=alpha, index_range=index_range)
+    check_on_undefined(on_undefined)
+    values = []
+    for name, value in (("rel_score", rel_score), ("fair_score", fair_score)):
+        if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isnan(value):
+            values.append(float("nan"))
+        else:
+            values.append(check_real(value, name))
+    sx, sy = reference_point(frontier, rel=rel, fair=fair, alpha=alpha, index_range=index_range)
+    x, y = values
+    if math.isnan(x) or math.isnan(y):
+        return undefined("DPFR", f"the run's score is undefined (NaN): ({x}, {y})", on_undefined)
     return float(math.hypot(x - sx, y - sy))
 
 
-def slope(table: pd.DataFrame, rel: str, fair: str, *, on_undefined: str = "warn") -> float:
+def slope(frontier: pd.DataFrame, *, rel: str, fair: str, on_undefined: str = "warn") -> float:
     r"""Paper 4's compatibility check: the slope between the two ends of the frontier sequence,
 
     .. math:: \frac{\mathrm{Fair}_{\mathrm{start}} - \mathrm{Fair}_{\mathrm{end}}}{\mathrm{Rel}_{\mathrm{start}} - \mathrm{Rel}_{\mathrm{end}}}
@@ -170,13 +230,31 @@ def slope(table: pd.DataFrame, rel: str, fair: str, *, on_undefined: str = "warn
     (the raw sequence, Oracle first). A pair suits DPFR when the slope is defined and non-zero
     (:func:`compatible`): 0 means the Oracle was already fairest on Fair, and the slope is undefined
     (NaN under ``on_undefined``) when Rel does not move, e.g. HR and MRR when every list keeps a hit.
+    Range: :math:`(-\infty, \infty)`.
+
+    Parameters
+    ----------
+    frontier : pandas.DataFrame
+        The frontier sequence of :func:`recfair.pareto.oracle2fair` (full or estimated): one row
+        per step, one column per measure.
+    rel : str
+        The relevance measure of the pair (:data:`~recfair.pareto.REL_MEASURES`), e.g. ``"NDCG"``.
+    fair : str
+        The fairness measure of the pair (:data:`~recfair.pareto.FAIR_MEASURES`), e.g. ``"Ent_our"``.
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        What an undefined slope gives.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
     >>> t = pd.DataFrame({"P": [0.9, 0.7], "Jain_our": [0.5, 0.9]})
-    >>> round(slope(t, "P", "Jain_our"), 3)
+    >>> round(slope(t, rel="P", fair="Jain_our"), 3)
     -2.0
     """
+    table = frontier
     _check_pair(table, rel, fair)
     r0, r1 = float(table[rel].iloc[0]), float(table[rel].iloc[-1])
     f0, f1 = float(table[fair].iloc[0]), float(table[fair].iloc[-1])
@@ -186,23 +264,58 @@ def slope(table: pd.DataFrame, rel: str, fair: str, *, on_undefined: str = "warn
     return (f0 - f1) / (r0 - r1)
 
 
-def compatible(table: pd.DataFrame, rel: str, fair: str) -> bool:
-    """Whether the pair's frontier slope is defined and non-zero (:func:`slope`), so DPFR can trade the two.
+def compatible(frontier: pd.DataFrame, *, rel: str, fair: str) -> bool:
+    r"""Whether the pair's frontier slope is defined and non-zero (:func:`slope`), so DPFR can trade the two.
 
+    .. math:: \text{compatible} \iff \text{slope defined and } |\text{slope}| > 10^{-12}
+
+    Parameters
+    ----------
+    frontier : pandas.DataFrame
+        The frontier sequence of :func:`recfair.pareto.oracle2fair` (full or estimated): one row
+        per step, one column per measure.
+    rel : str
+        The relevance measure of the pair (:data:`~recfair.pareto.REL_MEASURES`), e.g. ``"NDCG"``.
+    fair : str
+        The fairness measure of the pair (:data:`~recfair.pareto.FAIR_MEASURES`), e.g. ``"Ent_our"``.
+
+    Returns
+    -------
+    bool
+
+    Examples
+    --------
     >>> t = pd.DataFrame({"P": [0.9, 0.7], "Jain_our": [0.5, 0.9], "QF_our": [1.0, 1.0]})
-    >>> compatible(t, "P", "Jain_our"), compatible(t, "P", "QF_our")
+    >>> compatible(t, rel="P", fair="Jain_our"), compatible(t, rel="P", fair="QF_our")
     (True, False)
     """
-    value = slope(table, rel, fair, on_undefined="nan")
+    value = slope(frontier, rel=rel, fair=fair, on_undefined="nan")
     return bool(np.isfinite(value) and abs(value) > 1e-12)
 
 
-def slopes(table: pd.DataFrame) -> pd.DataFrame:
+def slopes(frontier: pd.DataFrame) -> pd.DataFrame:
     """The slope of every (Rel, Fair) pair of a frontier table: Rel measures as rows, Fair as columns (NaN: undefined).
 
+    Each entry is :func:`slope` of the pair.
+
+    Parameters
+    ----------
+    frontier : pandas.DataFrame
+        The frontier sequence of :func:`recfair.pareto.oracle2fair`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Shape (6, 5): :data:`~recfair.pareto.REL_MEASURES` by :data:`~recfair.pareto.FAIR_MEASURES`.
+
+    Examples
+    --------
     >>> t = pd.DataFrame({m: [0.9, 0.7] for m in REL_MEASURES} | {m: [0.5, 0.9] for m in FAIR_MEASURES})
     >>> slopes(t).shape
     (6, 5)
     """
-    return pd.DataFrame({f: {r: slope(table, r, f, on_undefined="nan") for r in REL_MEASURES}
+    return pd.DataFrame({f: {r: slope(frontier, rel=r, fair=f, on_undefined="nan") for r in REL_MEASURES}
                          for f in FAIR_MEASURES})
+
+
+_pareto_frontier = frontier          # the function, for the functions whose parameter is named ``frontier``

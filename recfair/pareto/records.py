@@ -57,7 +57,7 @@ def frontier_for(history, relevant, n_items: int, k: int, points=None):
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    table = _gen.oracle2fair(history, relevant, n_items, k=k, points=points)
+    table = _gen.oracle2fair(history, relevant, n_items=n_items, k=k, points=points)
     _CACHE[key] = table
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -81,7 +81,8 @@ def _compute(run, *, on_undefined="warn", rel="NDCG", fair="Ent_our", alpha=0.5,
     fair_score = _exposure_compute(fair, run, on_undefined=on_undefined)
     if not (math.isfinite(rel_score) and math.isfinite(fair_score)):
         return undefined("DPFR", f"the run's {rel} or {fair} is undefined", on_undefined)
-    return _pf.dpfr(rel_score, fair_score, table, rel, fair, alpha=alpha, index_range=index_range)
+    return _pf.dpfr(rel_score, fair_score, frontier=table, rel=rel, fair=fair, alpha=alpha, index_range=index_range,
+                    on_undefined=on_undefined)
 
 
 _FORMULA = (r"\mathrm{DPFR}_\alpha = d_E\bigl((\mathrm{Rel}, \mathrm{Fair}),\, s_\alpha\bigr),"

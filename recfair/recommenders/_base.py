@@ -203,18 +203,6 @@ def check_model_seed(value, name: str = "seed"):
     return int(value)
 
 
-def check_real(value, name: str, *, low: float = 0.0, strict: bool = False) -> float:
-    """A finite real number ``>= low`` (``> low`` when ``strict``)."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__} {value!r}.")
-    value = float(value)
-    if not np.isfinite(value):
-        raise ValueError(f"{name} must be finite, got {value}.")
-    if value < low or (strict and value == low):
-        raise ValueError(f"{name} must be {'>' if strict else '>='} {low}, got {value}.")
-    return value
-
-
 def check_bool(value, name: str) -> bool:
     if not isinstance(value, (bool, np.bool_)):
         raise TypeError(f"{name} must be True or False, got {type(value).__name__} {value!r}.")

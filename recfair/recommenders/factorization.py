@@ -11,7 +11,8 @@ from __future__ import annotations
 import numpy as np
 
 from .._validation import check_positive_int
-from ._base import Recommender, check_bool, check_model_seed, check_real
+from .._validation import check_real
+from ._base import Recommender, check_bool, check_model_seed
 
 __all__ = ["BPR", "ALS"]
 
@@ -102,8 +103,8 @@ class BPR(_Factorization):
     def __init__(self, *, factors=64, learning_rate=0.01, regularization=0.01, iterations=100,
                  verify_negative_samples=True, num_threads=1, seed=2020, progress=False):
         self.factors = check_positive_int(factors, "factors")
-        self.learning_rate = check_real(learning_rate, "learning_rate", strict=True)
-        self.regularization = check_real(regularization, "regularization")
+        self.learning_rate = check_real(learning_rate, "learning_rate", low=0.0, strict=True)
+        self.regularization = check_real(regularization, "regularization", low=0.0)
         self.iterations = check_positive_int(iterations, "iterations")
         self.verify_negative_samples = check_bool(verify_negative_samples, "verify_negative_samples")
         self.num_threads = check_positive_int(num_threads, "num_threads", minimum=0)
@@ -176,9 +177,9 @@ class ALS(_Factorization):
     def __init__(self, *, factors=64, regularization=0.05, iterations=15, alpha=1.0,
                  num_threads=0, seed=2020, progress=False):
         self.factors = check_positive_int(factors, "factors")
-        self.regularization = check_real(regularization, "regularization")
+        self.regularization = check_real(regularization, "regularization", low=0.0)
         self.iterations = check_positive_int(iterations, "iterations")
-        self.alpha = check_real(alpha, "alpha", strict=True)
+        self.alpha = check_real(alpha, "alpha", low=0.0, strict=True)
         self.num_threads = check_positive_int(num_threads, "num_threads", minimum=0)
         self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")

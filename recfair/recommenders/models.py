@@ -9,7 +9,8 @@ from tqdm.auto import tqdm
 
 from .._validation import check_positive_int
 from ..ranking import top_k_from_scores
-from ._base import Recommender, check_bool, check_model_seed, check_real
+from .._validation import check_real
+from ._base import Recommender, check_bool, check_model_seed
 
 __all__ = ["Pop", "Random", "ItemKNN", "UserKNN", "EASE"]
 
@@ -137,7 +138,7 @@ class ItemKNN(Recommender):
 
     def __init__(self, *, k_neighbours=100, shrink=10.0, block_size=None, seed=2020, progress=False):
         self.k_neighbours = check_positive_int(k_neighbours, "k_neighbours")
-        self.shrink = check_real(shrink, "shrink")
+        self.shrink = check_real(shrink, "shrink", low=0.0)
         self.block_size = None if block_size is None else check_positive_int(block_size, "block_size")
         self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")
@@ -226,7 +227,7 @@ class UserKNN(Recommender):
 
     def __init__(self, *, k_neighbours=100, shrink=0.0, block_size=None, seed=2020, progress=False):
         self.k_neighbours = check_positive_int(k_neighbours, "k_neighbours")
-        self.shrink = check_real(shrink, "shrink")
+        self.shrink = check_real(shrink, "shrink", low=0.0)
         self.block_size = None if block_size is None else check_positive_int(block_size, "block_size")
         self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")
@@ -298,7 +299,7 @@ class EASE(Recommender):
     non_result_params = Recommender.non_result_params | {"seed"}
 
     def __init__(self, *, reg=500.0, seed=2020, progress=False):
-        self.reg = check_real(reg, "reg", strict=True)
+        self.reg = check_real(reg, "reg", low=0.0, strict=True)
         self.seed = check_model_seed(seed)
         self.progress = check_bool(progress, "progress")
 

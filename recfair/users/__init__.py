@@ -14,7 +14,7 @@ module          what it holds
 ``generators``  the synthetic studies: relevance steps, Weibull / normal similarity,
                 MostFair / MostUnfair pairings, the gamma mixing, PUF's extreme cases
 ``records``     the registry records (``rf.evaluate(..., measures="PUF")``,
-                ``rf.evaluate_scores(scores, "PUF", similarity=sim)``)
+                ``rf.evaluate_effectiveness(effectiveness, "PUF", similarity=sim)``)
 ==============  ==========================================================================
 
 Registry names: ``PUF`` (chapter ``user-puf``); ``SD_ind``, ``Gini_ind``, ``ME_user``,
@@ -22,8 +22,8 @@ Registry names: ``PUF`` (chapter ``user-puf``); ``SD_ind``, ``Gini_ind``, ``ME_u
 measure.
 
 >>> from recfair.users import puf, user_similarity
->>> sim = user_similarity([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], "cosine", minmax=True)
->>> round(puf([0.6131, 1.0, 0.3869, 0.0], sim), 4)
+>>> sim = user_similarity([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], similarity="cosine", minmax=True)
+>>> round(puf([0.6131, 1.0, 0.3869, 0.0], similarity=sim), 4)
 0.1739
 """
 

@@ -1,7 +1,7 @@
 r"""Individual user fairness (Paper 5, thesis Ch. 6): PUF and its baselines SD, Gini, envy (ME, MME, PEU) and UF.
 
 Every measure here is an **un**\ fairness measure: lower is fairer. The conventions that the
-paper leaves open (p5.md §8) are fixed as follows, each printed variant available as an option:
+paper leaves open (thesis Ch. 6, Paper 5, §3) are fixed as follows, each printed variant available as an option:
 
 * :math:`U` is the set of users given (the test users); there must be at least two.
 * :math:`S(u)` is a per-user effectiveness in [0, 1] (``base``: any per-user relevance measure,
@@ -39,7 +39,9 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_item_sets, check_on_undefined, check_top_k, undefined
+from ..inequality import gini, pair_gap_sum
+from .._validation import (check_effectiveness, check_item_sets, check_on_undefined, check_real, check_top_k, undefined,
+                           undefined_users)
 from ..run import contains
 from .similarity import UserSimilarity, genre_distributions, sim_js
 
@@ -54,35 +56,10 @@ PHI = ("k", "ideal")
 
 # --------------------------------------------------------------------------------- input checks
 
-def check_scores(scores, name: str = "scores", *, low=None, high=None, min_users: int = 2) -> np.ndarray:
-    """Per-user values as a float 1-D array (NaN allowed: an undefined user), at least ``min_users`` of them."""
-    arr = np.asarray(scores, dtype=np.float64)
-    if arr.ndim != 1:
-        raise ValueError(f"{name} must be one value per user (a 1-D array); got shape {arr.shape}.")
-    if arr.size < min_users:
-        raise ValueError(f"user fairness compares users: {name} needs at least {min_users} users, got {arr.size}.")
-    finite = arr[~np.isnan(arr)]
-    if np.isinf(finite).any():
-        raise ValueError(f"{name} has infinite values.")
-    if low is not None and finite.size and finite.min() < low:
-        raise ValueError(f"{name} must be >= {low}; found {finite.min():g}.")
-    if high is not None and finite.size and finite.max() > high:
-        raise ValueError(f"{name} must be <= {high}; found {finite.max():g} (scale the effectiveness to [0, 1]).")
-    return arr
-
-
 def _check_choice(value, choices, name):
     if value not in choices:
         raise ValueError(f"{name} must be one of {choices}; got {value!r}.")
     return value
-
-
-def _undefined_users(name, arr, on_undefined):
-    missing = int(np.isnan(arr).sum())
-    if missing:
-        return undefined(name, f"{missing} of {arr.size} users have no defined effectiveness (e.g. no relevant item)",
-                         on_undefined)
-    return None
 
 
 def _source(similarity, m: int) -> UserSimilarity:
@@ -92,25 +69,14 @@ def _source(similarity, m: int) -> UserSimilarity:
         return similarity
     if isinstance(similarity, str):
         raise ValueError(f"similarity={similarity!r} needs the users' history: use the run (recfair.evaluate with "
-                         "history=) or UserSimilarity.from_history(history, kind).")
+                         "history=) or UserSimilarity.from_history(history, similarity).")
     return UserSimilarity.from_matrix(similarity, m)
-
-
-def pair_abs_diff_sum(scores) -> float:
-    r""":math:`\sum_{u < u'} |S(u) - S(u')|` in :math:`O(m \log m)` (sorted: :math:`\sum_j (2j - m + 1) s_{(j)}`).
-
-    >>> pair_abs_diff_sum([0.0, 1.0, 0.5])
-    2.0
-    """
-    s = np.sort(np.asarray(scores, dtype=np.float64))
-    m = s.size
-    return float(np.dot(2 * np.arange(m) - m + 1, s))
 
 
 # ------------------------------------------------------------------------------------------ PUF
 
-def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False, block_size: int | None = None,
-        on_undefined: str = "warn") -> float:
+def puf(effectiveness, *, similarity, normalization: str = "mean", minmax: bool = False,
+        block_size: int | None = None, on_undefined: str = "warn") -> float:
     r"""Pairwise User unFairness: similarity-weighted effectiveness gaps over user pairs (Paper 5).
 
     .. math::
@@ -128,10 +94,11 @@ def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False
 
     Parameters
     ----------
-    scores : array-like of float, shape (m,)
-        :math:`S(u) \in [0, 1]` per user (e.g. NDCG@k); NaN = undefined user.
+    effectiveness : array-like of float, shape (m,)
+        :math:`S(u) \in [0, 1]` per user (e.g. per-user NDCG@k); NaN = undefined user.
     similarity : array-like or sparse (m, m), or :class:`~recfair.users.UserSimilarity`
-        Symmetric similarity in [0, 1] (diagonal ignored). Lower is fairer either way.
+        Symmetric users x users similarity in [0, 1] (diagonal ignored), e.g.
+        :func:`~recfair.users.user_similarity` of the users' history.
     normalization : {"mean", "printed"}, default "mean"
         Mean over the unordered pairs, or the printed factor (twice that).
     minmax : bool, default False
@@ -140,8 +107,9 @@ def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False
         With no spread (e.g. two users) the similarity is left as it is.
     block_size : int, optional
         Rows of the similarity handled at once (memory only; the result does not depend on it).
-    on_undefined : {"warn", "nan", "raise"}
-        Policy when a user's effectiveness is undefined.
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        Policy when some user's effectiveness is undefined (NaN): NaN with a warning, NaN, or
+        an :class:`~recfair.UndefinedMeasureError`.
 
     Returns
     -------
@@ -149,18 +117,20 @@ def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False
 
     Examples
     --------
-    Four users of the toy example (p5.md §5.9), P@2 and min-max scaled Jaccard similarity:
+    Four users of the toy example of the book's PUF chapter, P@2 and min-max scaled Jaccard
+    similarity:
 
     >>> from recfair.users import user_similarity
-    >>> sim = user_similarity([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], "jaccard", minmax=True)
-    >>> round(puf([0.5, 0.5, 0.5, 0.0], sim), 4), round(puf([0.5, 0.5, 0.5, 0.0], sim, normalization="printed"), 4)
+    >>> sim = user_similarity([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], similarity="jaccard", minmax=True)
+    >>> x = [0.5, 0.5, 0.5, 0.0]
+    >>> round(puf(x, similarity=sim), 4), round(puf(x, similarity=sim, normalization="printed"), 4)
     (0.0417, 0.0833)
     """
     check_on_undefined(on_undefined)
     _check_choice(normalization, NORMALIZATIONS, "normalization")
-    s = check_scores(scores, low=0.0, high=1.0)
+    s = check_effectiveness(effectiveness, high=1.0, nonnegative=True, min_users=2, measure="PUF")
     source = _source(similarity, s.size)
-    bad = _undefined_users("PUF", s, on_undefined)
+    bad = undefined_users("PUF", s, on_undefined)
     if bad is not None:
         return bad
     m = s.size
@@ -180,58 +150,80 @@ def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False
             hi = max(hi, float(block.max()))
     weighted = total / 2.0                                  # unordered pairs
     if minmax and hi > lo:
-        weighted = (weighted - lo * pair_abs_diff_sum(s)) / (hi - lo)
+        weighted = (weighted - lo * pair_gap_sum(s)) / (hi - lo)
     value = weighted / (m * (m - 1) / 2.0)
     return float(max(value, 0.0) * (2.0 if normalization == "printed" else 1.0))
 
 
 # ------------------------------------------------------------------------------------ SD, Gini
 
-def sd_ind(scores, *, on_undefined: str = "warn") -> float:
+def sd_ind(effectiveness, *, on_undefined: str = "warn") -> float:
     r"""Population standard deviation of the per-user effectiveness (Paper 5's SD-P / SD-NDCG).
 
     .. math:: \mathrm{SD} = \sqrt{\frac1m \sum_{u \in U} \bigl(S(u) - \bar S\bigr)^2}
 
-    Lower is fairer: 0 when every user gets the same effectiveness. Range [0, 0.5] for scores
-    in [0, 1] (half the users at 0, half at 1). Ignores how similar users are.
+    Lower is fairer: 0 when every user gets the same effectiveness. Range [0, 0.5] for
+    effectiveness in [0, 1] (half the users at 0, half at 1). Ignores how similar users are.
+
+    Parameters
+    ----------
+    effectiveness : array-like of float, shape (m,)
+        :math:`S(u)` per user (e.g. per-user NDCG@k), at least 2 users; NaN = undefined user.
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        Policy when some user's effectiveness is undefined (NaN).
+
+    Returns
+    -------
+    float
 
     Examples
     --------
     >>> round(sd_ind([0.5, 0.5, 0.5, 0.0]), 4)
     0.2165
     """
-    s = check_scores(scores)
-    bad = _undefined_users("SD_ind", s, on_undefined)
+    check_on_undefined(on_undefined)
+    s = check_effectiveness(effectiveness, min_users=2, measure="SD_ind")
+    bad = undefined_users("SD_ind", s, on_undefined)
     if bad is not None:
         return bad
     return float(np.std(s))
 
 
-def gini_ind(scores, *, on_undefined: str = "warn") -> float:
+def gini_ind(effectiveness, *, on_undefined: str = "warn") -> float:
     r"""Gini index of the per-user effectiveness (Paper 5's Gini-P / Gini-NDCG).
 
     .. math:: \mathrm{Gini} = \frac{\sum_{j=1}^{m} (2j - m - 1)\, x_{(j)}}{m \sum_{j=1}^{m} x_{(j)}}
 
-    with :math:`x_{(1)} \le \dots \le x_{(m)}` the sorted scores. Lower is fairer. Range
-    [0, (m-1)/m]; undefined when every score is 0 (0/0), handled by ``on_undefined``. It
-    tracks the *level* of effectiveness as much as its disparity: halving every score leaves
-    it unchanged, but one more user at 0 raises it.
+    with :math:`x_{(1)} \le \dots \le x_{(m)}` the sorted effectiveness values (the one Gini
+    of :mod:`recfair.inequality`). Lower is fairer. Range [0, (m-1)/m]; undefined when every
+    value is 0 (0/0), handled by ``on_undefined``. It tracks the *level* of effectiveness as
+    much as its disparity: halving every value leaves it unchanged, but one more user at 0
+    raises it.
+
+    Parameters
+    ----------
+    effectiveness : array-like of float, shape (m,)
+        Non-negative :math:`S(u)` per user, at least 2 users; NaN = undefined user.
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        Policy when some user's effectiveness is undefined (NaN) or every value is 0.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
     >>> round(gini_ind([0.5, 0.5, 0.5, 0.0]), 4)
     0.25
     """
-    s = check_scores(scores, low=0.0)
-    bad = _undefined_users("Gini_ind", s, on_undefined)
+    check_on_undefined(on_undefined)
+    s = check_effectiveness(effectiveness, nonnegative=True, min_users=2, measure="Gini_ind")
+    bad = undefined_users("Gini_ind", s, on_undefined)
     if bad is not None:
         return bad
-    total = s.sum()
-    if total <= 0:
+    if s.sum() <= 0:
         return undefined("Gini_ind", "every user's effectiveness is 0", on_undefined)
-    x = np.sort(s)
-    m = x.size
-    return float(np.dot(2 * np.arange(1, m + 1) - m - 1, x) / (m * total))
+    return gini(s)
 
 
 # ------------------------------------------------------------------------------------------ envy
@@ -277,8 +269,31 @@ def _envy_stats(top, rel, phi, block_size=None):
 def utility_matrix(top_k, *, relevant, n_items: int, k: int | None = None, phi: str = "k") -> np.ndarray:
     r"""Dense :math:`\Phi[u, u'] = \phi_u(L_{u'}) = |L_{u'} \cap R_u| / k` (small ``m``: teaching and tests).
 
-    ``phi="ideal"`` divides by :math:`\min(k, |R_u|)` instead (a user without relevant items has 0).
+    .. math:: \phi_u(L_{u'}) = \frac{|L_{u'} \cap R_u|}{k}
 
+    ``phi="ideal"`` divides by :math:`\min(k, |R_u|)` instead (a user without relevant items has 0).
+    Range: [0, 1] per entry.
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (m, >= k)
+        Each user's recommended items in rank order (at least 2 users).
+    relevant : sequences of int or scipy.sparse (m, n_items)
+        Each user's relevant (test) items :math:`R_u`.
+    n_items : int
+        Catalogue size.
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.
+    phi : {"k", "ideal"}, default="k"
+        Denominator of the utility: ``k``, or the user's own ideal :math:`\min(k, |R_u|)`.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (m, m)
+        Row ``u``, column ``u'``: what user ``u`` would get from ``u'``'s list.
+
+    Examples
+    --------
     >>> utility_matrix([[0, 1], [2, 3]], relevant=[[1, 2], [3]], n_items=4).tolist()
     [[0.5, 0.5], [0.0, 0.5]]
     """
@@ -293,6 +308,29 @@ def utility_matrix(top_k, *, relevant, n_items: int, k: int | None = None, phi: 
 def envy_matrix(top_k, *, relevant, n_items: int, k: int | None = None, phi: str = "k") -> np.ndarray:
     r"""Dense :math:`\mathrm{envy}(u, u') = \max\{\phi_u(L_{u'}) - \phi_u(L_u), 0\}` (small ``m``).
 
+    .. math:: \mathrm{envy}(u, u') = \max\{\phi_u(L_{u'}) - \phi_u(L_u),\, 0\}
+
+    Range: [0, 1] per entry; the diagonal is 0.
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (m, >= k)
+        Each user's recommended items in rank order (at least 2 users).
+    relevant : sequences of int or scipy.sparse (m, n_items)
+        Each user's relevant (test) items :math:`R_u`.
+    n_items : int
+        Catalogue size.
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.
+    phi : {"k", "ideal"}, default="k"
+        Denominator of the utility: ``k``, or the user's own ideal :math:`\min(k, |R_u|)`.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (m, m)
+
+    Examples
+    --------
     >>> envy_matrix([[0, 1], [2, 3]], relevant=[[1, 2], [3]], n_items=4).tolist()
     [[0.0, 0.0], [0.0, 0.0]]
     """
@@ -301,7 +339,7 @@ def envy_matrix(top_k, *, relevant, n_items: int, k: int | None = None, phi: str
 
 
 def mean_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, normalization: str = "mean",
-                   phi: str = "k", block_size: int | None = None) -> float:
+                   phi: str = "k", block_size: int | None = None, on_undefined: str = "warn") -> float:
     r"""Mean envy between users (ME; Patro et al. 2020, Biswas et al. 2021), on the corrected utility.
 
     .. math::
@@ -317,17 +355,42 @@ def mean_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, norma
     On Last.fm (the thesis's preprocessing and split, recfair's U-KNN and I-KNN) this gives
     about 0.002-0.003 and :func:`mean_max_envy_user` about 0.08-0.09: the thesis's table
     reports ME ≈ 0.08-0.09 and MME ≈ 0.002, i.e. the two columns look swapped (which also
-    resolves the inconsistency ME > 2 MME noted in p5.md §8 A4).
+    resolves the inconsistency ME > 2 MME of the thesis's Ch. 6 results table).
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (m, >= k)
+        Each user's recommended items in rank order (at least 2 users).
+    relevant : sequences of int or scipy.sparse (m, n_items)
+        Each user's relevant (test) items :math:`R_u`.
+    n_items : int
+        Catalogue size.
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.
+    normalization : {"mean", "printed"}, default="mean"
+        The mean over ordered pairs, or the printed factor (twice that).
+    phi : {"k", "ideal"}, default="k"
+        Denominator of the utility: ``k``, or the user's own ideal :math:`\min(k, |R_u|)`.
+    block_size : int, optional
+        Users handled at once (memory only; the result does not depend on it).
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        The undefined-value policy (never needed here: the value is defined for every run of at
+        least 2 users; accepted so that every measure is called alike).
+
+    Returns
+    -------
+    float
 
     Examples
     --------
-    Toy example (p5.md §5.9): only user 3 is envious, of users 0 and 1, by 0.5 each.
+    The toy example of the book's PUF chapter: only user 3 is envious, of users 0 and 1, by 0.5 each.
 
     >>> top = [[3, 0], [2, 4], [4, 5], [3, 5]]
     >>> rel = [[3, 4], [2], [0, 5], [0, 1, 2]]
     >>> round(mean_envy_user(top, relevant=rel, n_items=6), 4)
     0.0833
     """
+    check_on_undefined(on_undefined)
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
     _check_choice(normalization, NORMALIZATIONS, "normalization")
     total, _ = _envy_stats(top, rel, phi, block_size)
@@ -336,7 +399,7 @@ def mean_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, norma
 
 
 def mean_max_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, phi: str = "k",
-                       block_size: int | None = None) -> float:
+                       block_size: int | None = None, on_undefined: str = "warn") -> float:
     r"""Mean over users of their largest envy (user-side MME; Do et al. 2022) on the corrected utility.
 
     .. math:: \mathrm{MME}_{user} = \frac1m \sum_{u \in U} \max_{u' \in U} \mathrm{envy}(u, u')
@@ -345,6 +408,28 @@ def mean_max_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, p
     & Joachims' exposure-swap envy), a different measure. The thesis's reported MME values match
     this library's ``ME_user`` and its ME values this measure (see :func:`mean_envy_user`).
 
+    Parameters
+    ----------
+    top_k : array-like of int, shape (m, >= k)
+        Each user's recommended items in rank order (at least 2 users).
+    relevant : sequences of int or scipy.sparse (m, n_items)
+        Each user's relevant (test) items :math:`R_u`.
+    n_items : int
+        Catalogue size.
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.
+    phi : {"k", "ideal"}, default="k"
+        Denominator of the utility: ``k``, or the user's own ideal :math:`\min(k, |R_u|)`.
+    block_size : int, optional
+        Users handled at once (memory only; the result does not depend on it).
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        The undefined-value policy (never needed here: the value is defined for every run of at
+        least 2 users; accepted so that every measure is called alike).
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> top = [[3, 0], [2, 4], [4, 5], [3, 5]]
@@ -352,18 +437,43 @@ def mean_max_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, p
     >>> mean_max_envy_user(top, relevant=rel, n_items=6)
     0.125
     """
+    check_on_undefined(on_undefined)
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
     _, best = _envy_stats(top, rel, phi, block_size)
     return float(best.mean())
 
 
 def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float = 0.05, phi: str = "k",
-        block_size: int | None = None) -> float:
+        block_size: int | None = None, on_undefined: str = "warn") -> float:
     r"""Proportion of :math:`\varepsilon`-envious users (PEU; Do et al. 2022) on the corrected utility.
 
     .. math:: \mathrm{PEU} = \frac1m \sum_{u \in U} \mathbb{1}\bigl[\max_{u' \in U} \mathrm{envy}(u, u') > \varepsilon\bigr]
 
     Lower is fairer; range [0, 1]; :math:`\varepsilon \ge 0` (default 0.05, the paper's).
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (m, >= k)
+        Each user's recommended items in rank order (at least 2 users).
+    relevant : sequences of int or scipy.sparse (m, n_items)
+        Each user's relevant (test) items :math:`R_u`.
+    n_items : int
+        Catalogue size.
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.
+    epsilon : float >= 0, default=0.05
+        The envy a user must exceed to count as envious.
+    phi : {"k", "ideal"}, default="k"
+        Denominator of the utility: ``k``, or the user's own ideal :math:`\min(k, |R_u|)`.
+    block_size : int, optional
+        Users handled at once (memory only; the result does not depend on it).
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        The undefined-value policy (never needed here: the value is defined for every run of at
+        least 2 users; accepted so that every measure is called alike).
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -372,9 +482,8 @@ def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float =
     >>> peu(top, relevant=rel, n_items=6)
     0.25
     """
-    eps = float(epsilon)
-    if not math.isfinite(eps) or eps < 0:
-        raise ValueError(f"epsilon must be a finite number >= 0, got {epsilon!r}.")
+    check_on_undefined(on_undefined)
+    eps = check_real(epsilon, "epsilon", low=0.0)
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
     _, best = _envy_stats(top, rel, phi, block_size)
     return float((best > eps).mean())
@@ -454,8 +563,24 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
     r"""UF and its parts: ``{"UF", "sum", "threshold", "n_similar_pairs", "n_pairs", "log_base"}``.
 
     ``sum`` is :math:`\sum_{(u, u') \in U^*} \mathrm{sim}_{UF}(u, u')\, d_L(u, u')` over unordered
-    pairs; UF is its logarithm to base ``n_pairs`` :math:`= m(m-1)/2`. See :func:`uf`.
+    pairs; UF is its logarithm to base ``n_pairs`` :math:`= m(m-1)/2`. See :func:`uf` for the
+    formula and range.
 
+    .. math:: \mathrm{UF} = \log_{\binom m2} \mathrm{sum}
+
+    Parameters
+    ----------
+    top_k, history, n_items, k, gamma, similarity, item_features, item_vectors, block_size
+        As in :func:`uf`.
+
+    Returns
+    -------
+    dict
+        ``UF`` (float), ``sum`` (float), ``threshold`` (the similarity cut :math:`t`),
+        ``n_similar_pairs`` (int), ``n_pairs`` (int) and ``log_base`` (float).
+
+    Examples
+    --------
     >>> d = uf_details([[3, 0], [2, 4], [4, 5], [3, 5]], history=[[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], n_items=6)
     >>> round(d["sum"], 4), d["n_similar_pairs"], round(d["UF"], 3)
     (0.3125, 1, -0.649)
@@ -526,31 +651,43 @@ def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float 
     with :math:`\mathrm{sim}_{UF} = \gamma\,\mathrm{sim}_{Jacc} + (1-\gamma)\,\mathrm{sim}_{JS}` (raw,
     not min-max scaled), :math:`U^*` the unordered pairs with :math:`\mathrm{sim}_{UF} \ge t`,
     :math:`t` = mean + population SD of :math:`\mathrm{sim}_{UF}` over the unordered pairs, item
-    vectors :math:`\vec i` = the item's column of the binary history matrix (reading (a) of
-    p5.md §8 A6; ``item_vectors=`` for others). Lower is fairer. Range :math:`(-\infty, 1]`:
+    vectors :math:`\vec i` = the item's column of the binary history matrix (the reading the
+    thesis's Ch. 6 §3 leaves open; ``item_vectors=`` for others). Lower is fairer. Range :math:`(-\infty, 1]`:
     the paper's claimed [0, 1] needs the sum to be at least 1; a smaller sum gives a
     **negative** UF, and :math:`-\infty` when it is 0. UF ignores relevance entirely: similar
     users who get different but equally good items count as unfair.
 
     Parameters
     ----------
-    top_k : array-like (m, k)
-    history : lists or sparse (m, n_items)
+    top_k : array-like of int, shape (m, >= k)
+        Each user's recommended items in rank order (at least 2 users).
+    history : sequences of int or scipy.sparse (m, n_items)
         The users' train items: the similarity and the default item vectors.
-    n_items, k : int
-    gamma : float in [0, 1], default 1
-        Weight of the Jaccard similarity; ``gamma < 1`` needs ``item_features`` (e.g. genres).
-    similarity : "jaccard", "cosine" or a (m, m) matrix, default "jaccard"
-        The user similarity; a matrix is used as :math:`\mathrm{sim}_{UF}` as it is.
-    item_features : array (n_items, d), optional
-    item_vectors : array or sparse (n_items, d), optional
+    n_items : int
+        Catalogue size.
+    k : int, optional
+        Cut-off; defaults to the width of ``top_k``.
+    gamma : float in [0, 1], default=1
+        Weight of the history similarity; ``gamma < 1`` needs ``item_features`` (e.g. genres).
+    similarity : {"jaccard", "cosine"} or array-like (m, m), default="jaccard"
+        The users x users similarity: a name (computed from ``history``) or a matrix, used as
+        :math:`\mathrm{sim}_{UF}` as it is.
+    item_features : array-like (n_items, d), optional
+        Item features (e.g. genres) for the :math:`\mathrm{sim}_{JS}` part when ``gamma < 1``.
+    item_vectors : array-like or scipy.sparse (n_items, d), optional
+        Item vectors of the list distance (default: the columns of the history matrix).
     block_size : int, optional
-    on_undefined : {"warn", "nan", "raise"}
+        Rows of the similarity handled at once (memory only).
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
         Two users have a single pair: the log base 1 makes UF undefined.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
-    Toy example (p5.md §5.9): one pair is similar enough, its weighted distance 0.3125 < 1.
+    The toy example of the book's PUF chapter: one pair is similar enough, its weighted distance 0.3125 < 1.
 
     >>> top = [[3, 0], [2, 4], [4, 5], [3, 5]]
     >>> round(uf(top, history=[[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], n_items=6), 3)

@@ -6,7 +6,7 @@ Each is asked for by name on a run, like every measure::
                 history=train, base="P", similarity="cosine")
 
 or, for PUF, SD_ind and Gini_ind, on per-user effectiveness values directly with
-:func:`recfair.evaluate_scores` (the records' ``from_scores`` hook).
+:func:`recfair.evaluate_effectiveness` (the records' ``from_effectiveness`` hook).
 
 >>> [s.key for s in RECORDS]
 ['PUF', 'SD_ind', 'Gini_ind', 'ME_user', 'MME_user', 'PEU', 'UF']
@@ -36,7 +36,7 @@ _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 4
 
 
-def similarity_for(history, kind: str) -> UserSimilarity:
+def similarity_for(history, similarity: str) -> UserSimilarity:
     """:class:`UserSimilarity` of a validated history, cached by its content (4 kept).
 
     The paper computes the similarity once per dataset; scoring many runs of the same split
@@ -50,11 +50,11 @@ def similarity_for(history, kind: str) -> UserSimilarity:
     h = hashlib.sha1()
     h.update(np.asarray(history.indptr).tobytes())
     h.update(np.asarray(history.indices).tobytes())
-    key = (h.hexdigest(), history.shape, kind)
+    key = (h.hexdigest(), history.shape, similarity)
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    source = UserSimilarity.from_history(history, kind)
+    source = UserSimilarity.from_history(history, similarity)
     _CACHE[key] = source
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -74,20 +74,21 @@ def _similarity(run, similarity):
 def _puf(run, *, on_undefined="warn", base="NDCG", similarity="jaccard", minmax=None, normalization="mean",
          block_size=None):
     source, computed = _similarity(run, similarity)
-    return _m.puf(per_user_effectiveness(run, base), source, normalization=normalization,
+    return _m.puf(per_user_effectiveness(run, base), similarity=source, normalization=normalization,
                   minmax=computed if minmax is None else bool(minmax), block_size=block_size,
                   on_undefined=on_undefined)
 
 
-def _puf_scores(scores, *, similarity=None, on_undefined="warn", normalization="mean", minmax=False,
-                block_size=None):
+def _puf_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefined="warn", normalization="mean",
+                       minmax=False, block_size=None):
     if similarity is None:
         raise ValueError("PUF weighs user pairs by similarity: pass similarity= (a users x users matrix).")
     if isinstance(similarity, str):
-        raise ValueError("evaluate_scores takes the similarity as a users x users matrix (there is no history "
-                         "to compute it from); build one with recfair.users.user_similarity(history, kind).")
-    return _m.puf(scores, similarity, normalization=normalization, minmax=minmax, block_size=block_size,
-                  on_undefined=on_undefined)
+        raise ValueError("evaluate_effectiveness takes the similarity as a users x users matrix (there is no history "
+                         "to compute it from); build one with recfair.users.user_similarity(history, "
+                         f"similarity={similarity!r}).")
+    return _m.puf(effectiveness, similarity=similarity, normalization=normalization, minmax=minmax,
+                  block_size=block_size, on_undefined=on_undefined)
 
 
 def _sd(run, *, on_undefined="warn", base="NDCG"):
@@ -98,27 +99,27 @@ def _gini(run, *, on_undefined="warn", base="NDCG"):
     return _m.gini_ind(per_user_effectiveness(run, base), on_undefined=on_undefined)
 
 
-def _sd_scores(scores, *, similarity=None, on_undefined="warn"):
-    return _m.sd_ind(scores, on_undefined=on_undefined)
+def _sd_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefined="warn"):
+    return _m.sd_ind(effectiveness, on_undefined=on_undefined)
 
 
-def _gini_scores(scores, *, similarity=None, on_undefined="warn"):
-    return _m.gini_ind(scores, on_undefined=on_undefined)
+def _gini_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefined="warn"):
+    return _m.gini_ind(effectiveness, on_undefined=on_undefined)
 
 
 def _me(run, *, on_undefined="warn", normalization="mean", phi="k", block_size=None):
     return _m.mean_envy_user(run.top_k, relevant=run.relevant, n_items=run.n_items, normalization=normalization,
-                             phi=phi, block_size=block_size)
+                             phi=phi, block_size=block_size, on_undefined=on_undefined)
 
 
 def _mme(run, *, on_undefined="warn", phi="k", block_size=None):
     return _m.mean_max_envy_user(run.top_k, relevant=run.relevant, n_items=run.n_items, phi=phi,
-                                 block_size=block_size)
+                                 block_size=block_size, on_undefined=on_undefined)
 
 
 def _peu(run, *, on_undefined="warn", epsilon=0.05, phi="k", block_size=None):
     return _m.peu(run.top_k, relevant=run.relevant, n_items=run.n_items, epsilon=epsilon, phi=phi,
-                  block_size=block_size)
+                  block_size=block_size, on_undefined=on_undefined)
 
 
 def _uf(run, *, on_undefined="warn", gamma=1.0, similarity="jaccard", item_vectors=None, block_size=None):
@@ -139,7 +140,7 @@ RECORDS = (
     MeasureSpec(
         key="PUF", label="Pairwise User unFairness", symbol=r"\mathrm{PUF}", formula=_PUF, family="users", paper=5,
         version="single", higher_is_better=False, range=(0.0, 1.0), needs=("top_k", "relevant"),
-        compute=_puf, func=_m.puf, from_scores=_puf_scores,
+        compute=_puf, func=_m.puf, from_effectiveness=_puf_effectiveness,
         description="Similarity-weighted mean absolute effectiveness gap over the unordered user pairs: similar users "
                     "served unequally well are unfair. The similarity comes from the run's history (similarity='jaccard' "
                     "or 'cosine') or is given as a users x users matrix. normalization='printed' gives the printed "
@@ -153,7 +154,7 @@ RECORDS = (
         key="SD_ind", label="Standard deviation of user effectiveness", symbol=r"\mathrm{SD}",
         formula=r"\mathrm{SD} = \sqrt{\tfrac1m \textstyle\sum_{u \in U} (S(u) - \bar S)^2}", family="users", paper=5,
         version="single", higher_is_better=False, range=(0.0, 0.5), needs=("top_k", "relevant"), compute=_sd,
-        func=_m.sd_ind, from_scores=_sd_scores,
+        func=_m.sd_ind, from_effectiveness=_sd_effectiveness,
         description="Population SD of the per-user effectiveness (SD-P, SD-NDCG); blind to user similarity.",
         reference="Patro et al. 2020; Wu et al. 2021; thesis Ch. 6-7 (Papers 5-6)",
         undefined="some user's effectiveness is undefined", options=dict(_EFF), chapter="user-individual",
@@ -162,7 +163,7 @@ RECORDS = (
         key="Gini_ind", label="Gini index of user effectiveness", symbol=r"\mathrm{Gini}",
         formula=r"\mathrm{Gini} = \frac{\sum_{j=1}^m (2j - m - 1) x_{(j)}}{m \sum_{j=1}^m x_{(j)}}", family="users",
         paper=5, version="single", higher_is_better=False, range=(0.0, 1.0), needs=("top_k", "relevant"),
-        compute=_gini, func=_m.gini_ind, from_scores=_gini_scores,
+        compute=_gini, func=_m.gini_ind, from_effectiveness=_gini_effectiveness,
         description="Gini index of the per-user effectiveness (Gini-P, Gini-NDCG); tracks the effectiveness level "
                     "as much as its disparity.",
         reference="Fu et al. 2020; Leonhardt et al. 2018; thesis Ch. 6-7 (Papers 5-6)",

@@ -27,7 +27,7 @@ from __future__ import annotations
 import numpy as np
 import scipy.sparse as sp
 
-from .._validation import check_item_sets
+from .._validation import check_item_sets, check_similarity
 
 __all__ = ["KINDS", "UserSimilarity", "jaccard", "cosine", "sim_js", "minmax_offdiag", "check_similarity",
            "user_similarity", "genre_distributions", "block_range",
@@ -95,39 +95,6 @@ def _history_matrix(history, n_users=None, n_items=None) -> sp.csr_matrix:
     return check_item_sets(history, n_users=n_users, n_items=n_items, name="history").astype(np.float32)
 
 
-def check_similarity(similarity, n_users: int, *, name: str = "similarity", atol: float = 1e-9):
-    """Validate a precomputed users x users similarity (dense or sparse): shape, finite, [0, 1], symmetric.
-
-    Returns a float64 ndarray or a CSR matrix.
-
-    >>> check_similarity([[1, 0.5], [0.5, 1]], 2).tolist()
-    [[1.0, 0.5], [0.5, 1.0]]
-    """
-    if sp.issparse(similarity):
-        mat = sp.csr_matrix(similarity, dtype=np.float64)
-        values = mat.data
-    else:
-        mat = np.asarray(similarity, dtype=np.float64)
-        values = mat
-    if mat.ndim != 2 or mat.shape != (n_users, n_users):
-        raise ValueError(f"{name} must be a users x users matrix of shape ({n_users}, {n_users}); got shape "
-                         f"{mat.shape}.")
-    if not np.all(np.isfinite(values)):
-        raise ValueError(f"{name} has NaN or infinite entries.")
-    if values.size and (values.min() < -atol or values.max() > 1 + atol):
-        raise ValueError(f"{name} must lie in [0, 1]; found values in [{values.min():g}, {values.max():g}] "
-                         "(scale it first, e.g. with recfair.users.minmax_offdiag).")
-    asym = abs(mat - mat.T)
-    worst = asym.max() if asym.shape[0] else 0.0
-    if worst > atol:
-        raise ValueError(f"{name} must be symmetric (sim(u, u') = sim(u', u)); the largest difference is {worst:g}.")
-    if sp.issparse(mat):
-        mat.data = np.clip(mat.data, 0.0, 1.0)
-        mat.eliminate_zeros()
-        return mat
-    return np.clip(mat, 0.0, 1.0)
-
-
 class UserSimilarity:
     """The pairwise similarity of ``m`` users, delivered in row blocks (never the whole matrix).
 
@@ -156,10 +123,11 @@ class UserSimilarity:
         self._matrix = matrix
 
     @classmethod
-    def from_history(cls, history, kind: str = "jaccard", *, n_items: int | None = None) -> "UserSimilarity":
-        """Similarity ``kind`` (``"jaccard"`` or ``"cosine"``) of the users' history (lists or sparse 0/1)."""
-        if kind not in KINDS:
-            raise ValueError(f"similarity must be one of {KINDS} or a users x users matrix; got {kind!r}.")
+    def from_history(cls, history, similarity: str = "jaccard", *, n_items: int | None = None) -> "UserSimilarity":
+        """Similarity ``similarity`` (``"jaccard"`` or ``"cosine"``) of the users' history (lists or sparse 0/1)."""
+        if similarity not in KINDS:
+            raise ValueError(f"similarity must be one of {KINDS} or a users x users matrix; got {similarity!r}.")
+        kind = similarity
         mat = _history_matrix(history, n_items=n_items)
         return cls(mat.shape[0], kind, history=mat)
 
@@ -358,13 +326,39 @@ def minmax_offdiag(similarity) -> np.ndarray:
     return sim
 
 
-def user_similarity(history, kind: str = "jaccard", *, minmax: bool = False, n_items: int | None = None) -> np.ndarray:
-    """Dense similarity ``kind`` of the users' history, optionally min-max scaled over the distinct pairs.
+def user_similarity(history, *, similarity: str = "jaccard", minmax: bool = False,
+                    n_items: int | None = None) -> np.ndarray:
+    r"""The dense users x users similarity of the users' history, optionally min-max scaled over the distinct pairs.
 
+    Jaccard: :math:`|H_u \cap H_{u'}| / |H_u \cup H_{u'}|`; cosine:
+    :math:`|H_u \cap H_{u'}| / \sqrt{|H_u|\,|H_{u'}|}` (binary histories). Min-max scaling maps
+    the smallest off-diagonal value to 0 and the largest to 1 (Paper 5 scales before PUF). Range:
+    [0, 1]. Dense: for small numbers of users (teaching, tests); large runs use
+    :class:`UserSimilarity`, which never builds the matrix.
+
+    Parameters
+    ----------
+    history : sequences of int or scipy.sparse (m, n_items)
+        Each user's history (train) items :math:`H_u`.
+    similarity : {"jaccard", "cosine"}, default="jaccard"
+        Which similarity of the histories.
+    minmax : bool, default=False
+        Min-max scale over the distinct pairs (:func:`minmax_offdiag`).
+    n_items : int, optional
+        Catalogue size (default: one more than the largest item of ``history``).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (m, m)
+
+    Examples
+    --------
     >>> user_similarity([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], minmax=True).round(2)[2].tolist()
     [0.4, 0.4, 1.0, 0.5]
+    >>> user_similarity([[0, 1], [0, 2]], similarity="cosine").round(2).tolist()
+    [[1.0, 0.5], [0.5, 1.0]]
     """
-    sim = UserSimilarity.from_history(history, kind, n_items=n_items).dense()
+    sim = UserSimilarity.from_history(history, similarity, n_items=n_items).dense()
     return minmax_offdiag(sim) if minmax else sim
 
 
@@ -391,7 +385,7 @@ def sim_js(distributions) -> np.ndarray:
     .. math:: D_{JS}(p, q) = \tfrac12 \mathrm{KL}(p \,\|\, M) + \tfrac12 \mathrm{KL}(q \,\|\, M), \quad M = \tfrac12 (p + q)
 
     With base 2 the divergence lies in [0, 1], so the similarity does too (Wu et al. leave the
-    base open, p5.md §8 A7). A user without any feature mass has similarity 0 with everyone.
+    base open). A user without any feature mass has similarity 0 with everyone.
 
     >>> sim_js([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]).round(3).tolist()
     [[1.0, 0.0, 0.689], [0.0, 1.0, 0.689], [0.689, 0.689, 1.0]]
