@@ -249,14 +249,14 @@ def test_nonrepeatable_validation():
         with pytest.raises(ValueError, match=r"history\[0\] holds item indices outside"):
             fn([[7]], n_items=5, k=2)
         with pytest.raises(TypeError, match="history must be"):
-            fn(3, 5, 2)
+            fn(3, n_items=5, k=2)
         with pytest.raises(ValueError, match="popularity has 4 entries but n_items=5"):
-            fn([[0]], 5, 2, popularity=[1, 2, 3, 4])
+            fn([[0]], n_items=5, k=2, popularity=[1, 2, 3, 4])
         with pytest.raises(ValueError, match="popularity must be finite and >= 0"):
-            fn([[0]], 5, 2, popularity=[1, 2, -3, 4, 0])
+            fn([[0]], n_items=5, k=2, popularity=[1, 2, -3, 4, 0])
         with pytest.raises(TypeError, match="popularity must be numeric"):
-            fn([[0]], 5, 2, popularity=list("abcde"))
-        assert fn([], 5, 2).shape == (0, 2)
+            fn([[0]], n_items=5, k=2, popularity=list("abcde"))
+        assert fn([], n_items=5, k=2).shape == (0, 2)
 
 
 # sliding windows --------------------------------------------------------------------------
