@@ -48,10 +48,10 @@ def full_ranking(scores, history=None) -> np.ndarray:
     return np.argsort(-arr, axis=1, kind="stable")
 
 
-def top_k_from_scores(scores, k: int, history=None) -> np.ndarray:
+def top_k_from_scores(scores, *, k: int, history=None) -> np.ndarray:
     """The first ``k`` columns of :func:`full_ranking`, computed in O(n) per user.
 
-    >>> top_k_from_scores([[0.0, 0.0, 1.0, 0.0], [3.0, 2.0, 2.0, 2.0]], 2)
+    >>> top_k_from_scores([[0.0, 0.0, 1.0, 0.0], [3.0, 2.0, 2.0, 2.0]], k=2)
     array([[2, 0],
            [0, 1]])
     """

@@ -132,7 +132,7 @@ def _public(name: str, kernel, top_k, relevant, n_items, k, on_undefined) -> flo
 def hit_rate(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Hit rate @k: the share of users with at least one relevant item in their top-k.
 
-    Higher is better.
+    Higher is better. Range: [0, 1].
 
     .. math::
 
@@ -167,7 +167,7 @@ def hit_rate(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
 def mrr(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Mean reciprocal rank @k of the first relevant item (0 for a user with no hit).
 
-    Higher is better.
+    Higher is better. Range: [0, 1].
 
     .. math::
 
@@ -191,7 +191,7 @@ def mrr(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
 def precision(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Precision @k: relevant items in the top-k, divided by k.
 
-    Higher is better.
+    Higher is better. Range: [0, 1].
 
     .. math::
 
@@ -215,7 +215,7 @@ def precision(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float
 def recall(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Recall @k: relevant items in the top-k, divided by the user's number of relevant items.
 
-    Higher is better.
+    Higher is better. Range: [0, 1].
 
     .. math::
 
@@ -242,7 +242,7 @@ def recall(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
 def average_precision(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Mean average precision @k, normalised by :math:`\min(|R^*_u|, k)`.
 
-    Higher is better.
+    Higher is better. Range: [0, 1].
 
     .. math::
 
@@ -268,7 +268,7 @@ def average_precision(top_k, *, relevant, n_items, k=None, on_undefined="warn") 
 def ndcg(top_k, *, relevant, n_items, k=None, on_undefined="warn") -> float:
     r"""Normalised discounted cumulative gain @k with binary gains and a log2 discount.
 
-    Higher is better.
+    Higher is better. Range: [0, 1].
 
     .. math::
 

@@ -116,7 +116,7 @@ def _prepare(scores, k, k_prime) -> _Candidates:
                 f"user at row {u} has only {int(left[u])} items with a finite score (not -inf), "
                 f"fewer than k_prime={k_prime} ({short.size} user(s) affected)."
             )
-    cand = top_k_from_scores(arr, k_prime)  # (m, k'), the library's tie rule
+    cand = top_k_from_scores(arr, k=k_prime)  # (m, k'), the library's tie rule
     cand_scores = np.take_along_axis(arr, cand, axis=1).astype(work_dtype)
     cov = np.bincount(cand[:, :k].ravel(), minlength=n)
     cand_cov = cov[cand]

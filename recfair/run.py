@@ -99,14 +99,14 @@ class Run:
             k = 10 if k is None else check_positive_int(k, "k")
             if k > self.n_items:
                 raise ValueError(f"k={k} exceeds n_items={self.n_items}.")
-            top_k = ranking[:, :k] if ranking is not None else top_k_from_scores(scores, k)
+            top_k = ranking[:, :k] if ranking is not None else top_k_from_scores(scores, k=k)
         self.top_k = check_top_k(top_k, n_items=self.n_items, k=k)
         self.n_users, self.k = self.top_k.shape
         if ranking is not None and not np.array_equal(ranking[:, : self.k], self.top_k):
             u = int(np.flatnonzero((ranking[:, : self.k] != self.top_k).any(axis=1))[0])
             raise ValueError(f"top_k disagrees with the first k={self.k} items of ranking (first at user {u}).")
         if scores is not None:
-            expected = top_k_from_scores(scores, self.k)
+            expected = top_k_from_scores(scores, k=self.k)
             if not np.array_equal(expected, self.top_k):
                 u = int(np.flatnonzero((expected != self.top_k).any(axis=1))[0])
                 raise ValueError(

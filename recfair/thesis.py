@@ -235,7 +235,7 @@ def paper1_insertion_claims() -> pd.DataFrame:
 # without ("-") and with COMBMNZ re-ranking of the top 25 ("-CM"). Relevance and (corrected)
 # exposure-fairness rows as printed (3 d.p.). The printed joint rows round most scores to 0.000,
 # so the joint rows are also kept at full precision from the authors' published result file
-# (`experiments/combined_base/csv_combined_result_2023-12-22_163126.csv`, spec p2.md §6.1.1);
+# (`experiments/combined_base/csv_combined_result_2023-12-22_163126.csv`, the author's published results);
 # rounded to 3 d.p. they equal the printed table. Row names are recfair's canonical names: the
 # thesis's Fair columns are the corrected (`_our`) versions, its IBO/IWO the corrected ones, and
 # its IAA, IFD, II-F the originals.

@@ -198,3 +198,157 @@ def graph_cache() -> dict[str, set[str]]:
     if not _GRAPH:
         _GRAPH.update(graph())
     return _GRAPH
+
+
+# ============================================================================ the public API: one dialect
+
+import importlib  # noqa: E402
+import inspect  # noqa: E402
+
+#: Parameter names for data: a function that takes one of these is an array function (rule 3).
+DATA = {"top_k", "relevant", "relevance", "history", "effectiveness", "rounds", "ranking", "lists", "values",
+        "rel_score", "fair_score", "frontier", "exposure", "scores"}
+#: Parameters that are never positional in an array function (recfair/README.md, "One dialect").
+KEYWORD_ONLY = {"n_items", "k", "seed", "groups", "similarity", "on_undefined", "n_users"}
+#: The size-only functions (bound formulas, extreme-run generators): (m, n, k) positional in that order.
+SIZES = (("m", "n", "k"), ("n_users", "n_items", "k"), ("n_users", "n_items"))
+#: The measure-function packages: every registry record's function lives in one of them.
+PARTS_API = ("recfair.relevance", "recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users",
+             "recfair.groups")
+
+
+def public_functions():
+    """Every public function of the package and its subpackages' public modules: (qualified name, function)."""
+    import recfair
+
+    seen, out = set(), []
+    for name in sorted(discover()):
+        if any(part.startswith("_") for part in name.split(".")[1:]):
+            continue
+        if name.startswith(("recfair.datasets", "recfair.recommenders")) and name.count(".") > 1:
+            continue
+        module = importlib.import_module(name)
+        names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+        for attr in names:
+            obj = getattr(module, attr, None)
+            if not inspect.isfunction(obj) or not obj.__module__.startswith("recfair"):
+                continue
+            if id(obj) in seen:
+                continue
+            seen.add(id(obj))
+            out.append((f"{obj.__module__}.{obj.__qualname__}", obj))
+    assert recfair.evaluate_effectiveness in [f for _, f in out]
+    return out
+
+
+def _signature_problems(qualname, func):
+    params = list(inspect.signature(func).parameters.values())
+    positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+    problems = []
+    if any(positional[i:i + len(size)] == list(size) for size in SIZES for i in range(len(positional))):
+        return problems                                              # a size-only function: (m, n, k) positional
+    takes_data = any(p.name in DATA for p in params)
+    if takes_data:
+        bad = [name for name in positional[1:] if name in KEYWORD_ONLY]     # the first is the data itself
+        if bad:
+            problems.append(f"{qualname}: {bad} must be keyword-only (data positional, everything else keyword)")
+    for p in params:
+        if p.name == "kind" and "similar" in (func.__doc__ or "").split("\n")[0].lower():
+            problems.append(f"{qualname}: a similarity is named `similarity`, not `kind`")
+    if "scores" in {p.name for p in params}:
+        doc = inspect.getdoc(func) or ""
+        section = doc.split("scores :", 1)[1].split("\n\n")[0] if "scores :" in doc else ""
+        if "per user" in section and "n_items" not in section:
+            problems.append(f"{qualname}: one value per user is `effectiveness`; `scores` are users x items")
+    return problems
+
+
+def test_every_public_function_follows_the_calling_rules():
+    problems = [p for qualname, func in public_functions() for p in _signature_problems(qualname, func)]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_api_check_catches_violations():
+    def puf_like(effectiveness, similarity, *, on_undefined="warn"):
+        """PUF-like: effectiveness gaps weighed by similarity."""
+
+    def bound(m, n, k, *, base=None):
+        """A bound formula."""
+
+    def sim(history, kind="jaccard"):
+        """The similarity of the users' history."""
+
+    def sd_like(scores, *, on_undefined="warn"):
+        """SD.
+
+        Parameters
+        ----------
+        scores : array-like
+            One value per user.
+        """
+
+    assert _signature_problems("puf_like", puf_like)
+    assert not _signature_problems("bound", bound)
+    assert _signature_problems("sim", sim)
+    assert _signature_problems("sd_like", sd_like)
+
+
+def test_every_measure_is_called_alike():
+    """Every registry record's function: data positional, the rest keyword-only, and ``on_undefined``."""
+    from recfair.registry import ALL_MEASURES
+
+    bad = []
+    for spec in ALL_MEASURES:
+        params = list(inspect.signature(spec.func).parameters.values())
+        positional = [p.name for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)]
+        if not positional or not set(positional) <= DATA:
+            bad.append(f"{spec.key}: positional {positional} must be data only")
+        if "on_undefined" not in {p.name for p in params}:
+            bad.append(f"{spec.key}: no on_undefined")
+    assert not bad, "\n".join(bad)
+
+
+def test_every_record_is_reachable_from_its_part_and_the_top_level():
+    """``recfair.<part>.<function>`` for every record, and every part's measures at the top level (Parts I-V)."""
+    import recfair
+    from recfair.registry import ALL_MEASURES
+
+    for spec in ALL_MEASURES:
+        part = importlib.import_module(f"recfair.{spec.family}")
+        name = spec.func.__name__
+        assert getattr(part, name, None) is spec.func, f"recfair.{spec.family}.{name} ({spec.key})"
+        assert getattr(recfair, name, None) is spec.func, f"recfair.{name} ({spec.key})"
+        assert name in recfair.__all__
+
+
+def test_the_package_layout_matches_the_book():
+    """One subpackage per part of the book (Parts I-V), each with the same kinds of modules."""
+    parts = [p.name for p in sorted(ROOT.iterdir()) if p.is_dir() and (p / "__init__.py").exists()
+             and f"recfair.{p.name}" not in SERVICES]
+    assert sorted(f"recfair.{p}" for p in parts) == sorted(PART_ORDER)
+    for part in PART_ORDER:
+        folder = ROOT / part.split(".")[1]
+        assert (folder / "measures.py").exists() and (folder / "records.py").exists(), part
+    assert not (ROOT / "users" / "groups.py").exists()     # Part V lives in recfair.groups
+    from recfair.registry import ALL_MEASURES, PARTS
+    for spec in ALL_MEASURES:
+        assert spec.family in PARTS
+        module = spec.func.__module__
+        assert module == f"recfair.{spec.family}" or module.startswith(f"recfair.{spec.family}."), spec.key
+
+
+def test_one_vocabulary():
+    """``scores`` only users x items; per-user values are ``effectiveness``; no ``evaluate_scores``/``kind``."""
+    import recfair
+
+    assert not hasattr(recfair, "evaluate_scores") and not hasattr(recfair, "evaluate_groups")
+    import recfair.groups
+    assert not hasattr(recfair.groups, "evaluate_groups")
+    per_user = {"puf", "sd_ind", "gini_ind", "atk_ind", "min_group", "atk_group", "group_means"}
+    for qualname, func in public_functions():
+        params = inspect.signature(func).parameters
+        if func.__name__ in per_user:
+            assert next(iter(params)) == "effectiveness", qualname
+        if "similarity" in params and params["similarity"].kind is not inspect.Parameter.KEYWORD_ONLY:
+            assert next(iter(params)) == "similarity", f"{qualname}: similarity keyword-only unless it is the data"
+        assert "kind" not in params or "similarity" not in func.__name__, qualname

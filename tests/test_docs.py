@@ -31,3 +31,54 @@ def test_docstring_with_an_example(name):
     doc = inspect.getdoc(PUBLIC[name]) or ""
     assert doc.strip(), f"{name} has no docstring"
     assert ">>>" in doc, f"{name}'s docstring has no example (a doctest)"
+
+
+# ---------------------------------------------------------------- Parts III-V at Part I's standard
+
+import re  # noqa: E402
+from pathlib import Path  # noqa: E402
+
+LATER_PARTS = ("recfair.pareto", "recfair.users", "recfair.groups")
+
+
+def _later_part_functions():
+    out = {}
+    for package in LATER_PARTS:
+        pkg = importlib.import_module(package)
+        modules = [pkg] + [importlib.import_module(f"{package}.{m.name}")
+                           for m in pkgutil.iter_modules(pkg.__path__) if not m.name.startswith("_")]
+        for module in modules:
+            for name in getattr(module, "__all__", []):
+                obj = getattr(module, name)
+                if inspect.isfunction(obj) and obj.__module__.startswith(package):
+                    out[f"{obj.__module__}.{obj.__name__}"] = obj
+    return out
+
+
+@pytest.mark.parametrize("name", sorted(_later_part_functions()))
+def test_numpydoc_sections_in_parts_iii_to_v(name):
+    """Every public function of Parts III-V: Parameters, Returns and a runnable example (numpydoc)."""
+    func = _later_part_functions()[name]
+    doc = inspect.getdoc(func) or ""
+    sections = ("Parameters\n----------",) if inspect.signature(func).parameters else ()
+    for section in sections + ("Returns\n-------", "Examples\n--------"):
+        assert section in doc, f"{name} lacks a {section.splitlines()[0]} section"
+    assert ">>>" in doc.split("Examples\n--------", 1)[1]
+
+
+def test_measure_docstrings_state_formula_and_range():
+    """Every registry record's function shows its formula and states its range."""
+    bad = []
+    for spec in recfair.ALL_MEASURES:
+        doc = inspect.getdoc(spec.func) or ""
+        if ".. math::" not in doc or not re.search(r"\brange\b", doc, re.I):
+            bad.append(spec.key)
+    assert not bad, f"no formula or range in the docstrings of {bad}"
+
+
+def test_no_citation_of_files_outside_the_package():
+    """Docstrings and comments cite the thesis (paper, section, equation) or the book, never digest files."""
+    root = Path(recfair.__file__).parent
+    hits = [f"{p.relative_to(root)}:{i}" for p in root.rglob("*.py")
+            for i, line in enumerate(p.read_text().splitlines(), 1) if re.search(r"\bp[1-6]\.md\b", line)]
+    assert not hits, hits

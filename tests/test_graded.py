@@ -183,10 +183,10 @@ def test_registry_achievable_matches_extreme_rankings(key, measure):
     ends = REGISTRY[key].bounds(m, n, k, n_relevant=counts)
     for end, target in (("most_fair", ends.most_fair), ("most_unfair", ends.most_unfair)):
         if key == "IFD_div_ori":
-            ranking = (fairest_ranking if end == "most_fair" else unfairest_ranking)(relevant, n, "IFD_div_ori", k=k)
+            ranking = (fairest_ranking if end == "most_fair" else unfairest_ranking)(relevant, n_items=n, measure="IFD_div_ori", k=k)
             value = rf.evaluate(None, n_items=n, measures=[key], k=k, relevant=relevant, ranking=ranking)[key]
         else:
-            ranking = (fairest_ranking if end == "most_fair" else unfairest_ranking)(relevant, n, measure, k=k)
+            ranking = (fairest_ranking if end == "most_fair" else unfairest_ranking)(relevant, n_items=n, measure=measure, k=k)
             value = rf.evaluate(ranking[:, :k], n_items=n, measures=[key], relevant=relevant)[key]
         assert value == pytest.approx(target, abs=1e-12), (key, end)
 

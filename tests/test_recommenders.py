@@ -211,7 +211,7 @@ def test_factorization_is_deterministic_given_the_seed(cls):
     b = cls(**params, seed=5).fit(train)
     c = cls(**params, seed=6).fit(train)
     np.testing.assert_array_equal(a.item_factors_, b.item_factors_)
-    np.testing.assert_array_equal(recommend(a, users, 5, history), recommend(b, users, 5, history))
+    np.testing.assert_array_equal(recommend(a, users, k=5, history=history), recommend(b, users, k=5, history=history))
     assert not np.array_equal(a.item_factors_, c.item_factors_)
 
 
@@ -227,10 +227,10 @@ def test_models_beat_random_on_planted_groups(name):
     split = planted_split()
     users, relevant, history = split.test_users, split.relevant(), split.history()
     train = split.matrix("train")
-    rand = hit_rate(recommend(Random().fit(train), users, 2, history), relevant=relevant)
+    rand = hit_rate(recommend(Random().fit(train), users, k=2, history=history), relevant=relevant)
     params = {"itemknn": {"k_neighbours": 10}, "userknn": {"k_neighbours": 10}, "ease": {"reg": 10.0}}.get(name, FAST.get(name, {}))
     model = make_model(name, **params).fit(train)
-    hr = hit_rate(recommend(model, users, 2, history), relevant=relevant)
+    hr = hit_rate(recommend(model, users, k=2, history=history), relevant=relevant)
     assert hr >= 0.9 and hr > rand + 0.4, (name, hr, rand)
 
 
@@ -326,7 +326,7 @@ def test_produce_run_contents_and_to_run_round_trip(tmp_path):
     np.testing.assert_array_equal(rec.users, split.test_users)
     assert rec.top_k.shape == (len(split.test_users), 4) and rec.scores.dtype == np.float32
     assert np.all(np.isneginf(rec.scores[rec.history.toarray()]))
-    np.testing.assert_array_equal(rec.top_k, top_k_from_scores(rec.scores, 4))
+    np.testing.assert_array_equal(rec.top_k, top_k_from_scores(rec.scores, k=4))
     run = rec.to_run()
     assert isinstance(run, Run) and run.k == 4 and run.n_items == split.n_items
     np.testing.assert_array_equal(run.top_k, rec.top_k)

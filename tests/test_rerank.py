@@ -98,7 +98,7 @@ def test_subset_prefix_permutation_determinism(fn):
     rng = np.random.default_rng(1)
     scores = rng.random((40, 60))
     out = fn(scores, k=10, k_prime=25)
-    original = top_k_from_scores(scores, 25)
+    original = top_k_from_scores(scores, k=25)
     for u in range(40):
         assert set(out.top_k[u]) <= set(original[u])
     assert np.array_equal(out.ranking[:, :10], out.top_k)
@@ -147,7 +147,7 @@ def test_rerankers_increase_coverage_on_popularity_biased_data():
     m, n = 300, 200
     popularity = np.sort(rng.pareto(1.5, n))[::-1]
     scores = popularity[None, :] + 0.3 * rng.standard_normal((m, n))
-    original = top_k_from_scores(scores, 10)
+    original = top_k_from_scores(scores, k=10)
     for out in (combmnz(scores), combmnz(scores, score_only_top=10), borda(scores)):
         assert _distinct(out.top_k) > _distinct(original)
         # the slots taken by the ten most-recommended items of the original run shrink
@@ -158,7 +158,7 @@ def test_rerankers_increase_coverage_on_popularity_biased_data():
 def test_k_equal_k_prime_cm_reorders_within_top_k():
     scores = np.random.default_rng(2).random((10, 20))
     for out in (combmnz(scores, k=5, k_prime=5),):
-        original = top_k_from_scores(scores, 5)
+        original = top_k_from_scores(scores, k=5)
         assert np.array_equal(np.sort(out.top_k, axis=1), np.sort(original, axis=1))
 
 
@@ -211,7 +211,7 @@ def _rec_run(scores_matrix, history):
     scores = scores_matrix.astype(np.float32)
     scores[hist.toarray()] = -np.inf
     relevant = sp.csr_matrix(np.eye(*scores.shape, dtype=bool))
-    return RecRun(model="toy", params={}, users=np.arange(scores.shape[0]), top_k=top_k_from_scores(scores, 2),
+    return RecRun(model="toy", params={}, users=np.arange(scores.shape[0]), top_k=top_k_from_scores(scores, k=2),
                   scores=scores, relevant=relevant, history=hist, n_items=scores.shape[1], split_name="toy")
 
 
@@ -225,7 +225,7 @@ def test_rerank_run_roundtrip():
     assert new.info["rerank"] == {"method": "combmnz", "k": 2, "k_prime": 4, "score_only_top": 2}
     run = new.to_run()
     assert np.array_equal(run.ranking, direct.ranking)
-    assert np.array_equal(rec.top_k, top_k_from_scores(rec.scores, 2))  # original untouched
+    assert np.array_equal(rec.top_k, top_k_from_scores(rec.scores, k=2))  # original untouched
     with pytest.raises(ValueError, match="excluded_last"):
         rerank_run(rec, "combmnz", k_prime=4, excluded_last=False)
     with pytest.raises(ValueError, match="stored scores"):
@@ -273,7 +273,7 @@ def test_greedy_substitution_properties():
     scores = (popularity[None, :] + 0.3 * rng.standard_normal((m, n))).astype(np.float32)
     scores[rng.random((m, n)) < 0.1] = -np.inf
     out = greedy_substitution(scores, k=10, k_prime=25)
-    original = top_k_from_scores(scores, 10)
+    original = top_k_from_scores(scores, k=10)
     assert 0 < out.info["replaced"] <= out.info["attempted"] <= round(0.25 * m * 10)
     assert np.array_equal(np.sort(out.ranking, axis=1), np.broadcast_to(np.arange(n), (m, n)))
     assert np.array_equal(out.ranking[:, :10], out.top_k)

@@ -69,6 +69,18 @@ def atkinson_identity(n_groups: int = 3) -> Identity:
     equally-distributed equivalent (EDE) :math:`f_j=(\frac1{n_j}\sum_{u\in g_j}x_u^r)^{1/r}`, so
     :math:`\mathrm{Atk}(g_j)=1-f_j/\mu_j`.
 
+    Parameters
+    ----------
+    n_groups : int, default=3
+        The number of groups sympy checks the identity on (symbolic sizes, means and EDEs).
+
+    Returns
+    -------
+    Identity
+        The captioned steps, the result and sympy's checks (``holds``).
+
+    Examples
+    --------
     >>> atkinson_identity(2).holds
     True
     """
@@ -121,6 +133,13 @@ def atkinson_identity(n_groups: int = 3) -> Identity:
 def mad_factor() -> Identity:
     r"""The printed MAD, :math:`\frac1{N'(N'-1)}\sum_{j<l}|\cdot|`, is half the mean over unordered pairs.
 
+    Returns
+    -------
+    Identity
+        The ratio of the printed factor to the mean over unordered pairs (1/2).
+
+    Examples
+    --------
     >>> mad_factor().result
     Eq(printed/mean, 1/2)
     """
@@ -143,6 +162,13 @@ def cv_maximum() -> Identity:
     CV is scale-free, so only the profile matters; for a profile with :math:`a` groups at 1 and
     :math:`N'-a` at 0, :math:`\mathrm{CV}^2 = (N'-a)/a`, largest at :math:`a = 1`.
 
+    Returns
+    -------
+    Identity
+        The largest CV, :math:`\sqrt{N'-1}`.
+
+    Examples
+    --------
     >>> cv_maximum().result
     Eq(max CV, sqrt(N' - 1))
     """
@@ -169,6 +195,13 @@ def gce_zero_group() -> Identity:
     and :math:`\beta=2` its term of :math:`\frac12\sum_j 1/(N'^2\tilde p_j)` is
     :math:`\sum\hat p/(2N'^2(1-\lambda)c)`.
 
+    Returns
+    -------
+    Identity
+        The term one zero group adds (the default lambda and c).
+
+    Examples
+    --------
     >>> gce_zero_group().result
     Eq(term, 100000*S/N'**2)
     """

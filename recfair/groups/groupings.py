@@ -296,6 +296,15 @@ def ml_age_group(age) -> pd.Series:
     Works on ML-100K's ages in years and on ML-1M's age codes alike (1 = under 18, 18 = 18-24,
     25/35/45 = 25-49, 50/56 = 50+), since each code is the lower end of its range.
 
+    Parameters
+    ----------
+    age : array-like or pandas.Series
+        Ages in years (ML-100K) or ML-1M's age codes.
+
+    Returns
+    -------
+    pandas.Series of str (NaN for minors and missing ages)
+
     Examples
     --------
     >>> ml_age_group([1, 18, 25, 35, 45, 50, 56]).tolist()
@@ -319,6 +328,15 @@ def ml_occupation_group(occupation) -> pd.Series:
     (19; ML-100K's "none"). Unspecified (ML-1M code 0, ML-100K's "other") and missing values give
     NaN. Every other occupation is working. Integer codes are read as ML-1M's, strings as
     ML-100K's names (case-insensitive).
+
+    Parameters
+    ----------
+    occupation : array-like or pandas.Series
+        ML-1M codes (int) or ML-100K names (str).
+
+    Returns
+    -------
+    pandas.Series of str (NaN for unspecified and missing)
 
     Examples
     --------

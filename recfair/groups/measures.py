@@ -953,6 +953,17 @@ def atkinson_decomposition(effectiveness, *, groups, epsilon: float = 0.5,
     and :math:`1-\mathrm{Atk}_{within} = \bar f/\bar x`; their product is
     :math:`f_{all}/\bar x = 1-\mathrm{Atk}_{ind}`.
 
+    Parameters
+    ----------
+    effectiveness : array-like of float, shape (n_users,)
+        One non-negative effectiveness value per user; NaN follows ``on_undefined``.
+    groups : array-like, shape (n_users,), or pandas.DataFrame
+        One group label per user, or one column per sensitive attribute.
+    epsilon : float > 0, default=0.5
+        Atkinson's inequality aversion.
+    on_undefined : {"warn", "nan", "raise"}, default="warn"
+        The undefined-value policy.
+
     Returns
     -------
     AtkinsonDecomposition

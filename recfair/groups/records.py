@@ -86,10 +86,14 @@ _GROUP_FORMULAS = {
                    r"{\sum_j \sum_{u \in G_j} (S(u) - \bar g_j)^2 / (m - N')}",
     "KL_group": r"\mathrm{KL} = \textstyle\sum_j p_j \log_2 \frac{p_j}{q_j},\ p_j = \frac{\bar g_j}{\sum_l \bar g_l},"
                 r"\ q_j = \frac{|G_j|}{m}",
-    "GCE_group": r"\mathrm{GCE} = \frac{1}{\beta(1-\beta)} \textstyle\sum_j \bigl[p_{f,j}^{\beta}\,"
-                 r"p_j^{1-\beta} - 1\bigr]",
+    "GCE_group": r"\mathrm{GCE} = -\frac{1}{\beta(1-\beta)} \Bigl[\textstyle\sum_{j=1}^{N'} p_f^{\beta}\,"
+                 r"\tilde p_j^{\,1-\beta} - 1\Bigr],\ p_f = \frac{1}{N'},"
+                 r"\ \tilde p_j = \frac{\lambda p_j + (1-\lambda) c}{\sum_l (\lambda p_l + (1-\lambda) c)},"
+                 r"\ p_j = \frac{\bar g_j}{\sum_l \bar g_l}",
     "Atk_group": r"\mathrm{Atk}_{\mathrm{group}} = 1 - \frac{\bigl(\sum_j \frac{|G_j|}{m} \xi_j^{1-\varepsilon}"
-                 r"\bigr)^{1/(1-\varepsilon)}}{\bar S},\ \xi_j = \mathrm{EDE}_\varepsilon(G_j)",
+                 r"\bigr)^{1/(1-\varepsilon)}}{\sum_j \frac{|G_j|}{m} \xi_j},"
+                 r"\ \xi_j = \Bigl(\tfrac{1}{|G_j|}\textstyle\sum_{u \in G_j} S(u)^{1-\varepsilon}\Bigr)"
+                 r"^{1/(1-\varepsilon)}",
     "SD_within": r"\mathrm{SD}_{\mathrm{within}} = \textstyle\sum_j w_j\, \mathrm{SD}(G_j),"
                  r"\ w_j = \frac{\sum_{u \in G_j} S(u)}{\sum_u S(u)}",
     "Gini_within": r"\mathrm{Gini}_{\mathrm{within}} = \textstyle\sum_j w_j\, \mathrm{Gini}(G_j),"
@@ -113,7 +117,7 @@ _GROUP_TEXT = {
     "GCE_group": ("Generalized cross entropy of groups", "GCE (beta = 2) of the groups' shares of effectiveness "
                   "against a fair distribution; explodes when a group's effectiveness is 0."),
     "Atk_group": ("Atkinson index between groups", "Atkinson index of the groups' equally distributed equivalents, "
-                  "weighted by group size."),
+                  "weighted by group size, against their size-weighted mean (not the mean of all users)."),
     "SD_within": ("SD within groups", "SD inside each group, weighted by each group's share of total effectiveness."),
     "Gini_within": ("Gini index within groups", "Gini inside each group, weighted by each group's share of total "
                     "effectiveness."),

@@ -53,6 +53,17 @@ _YEAR = re.compile(r"\s*\((?:\d{4}|\d{4}\s*[-\u2013]\s*\d{0,4})\)\s*$")
 def strip_year(title) -> str:
     """A title without a trailing release year in parentheses (MovieLens style).
 
+    Parameters
+    ----------
+    title : str
+        A catalogue title.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
     >>> strip_year("Toy Story (1995)"), strip_year("Heat"), strip_year("1984 (1984)")
     ('Toy Story', 'Heat', '1984')
     """
@@ -64,6 +75,17 @@ def strip_year(title) -> str:
 def clean_title(title) -> str:
     """A title as compared: no accents, lowercase, letters, digits and single spaces only.
 
+    Parameters
+    ----------
+    title : str
+        A title.
+
+    Returns
+    -------
+    str
+
+    Examples
+    --------
     >>> clean_title("  Amélie (2001)  ")
     'amelie 2001'
     >>> clean_title("Schindler's List")
@@ -80,6 +102,20 @@ def clean_title(title) -> str:
 def title_ngrams(title, n: int = 3) -> list[str]:
     """The character n-grams of a cleaned title, inside words only.
 
+    Parameters
+    ----------
+    title : str
+        A title (cleaned first with :func:`clean_title`).
+    n : int, default=3
+        The n-gram length.
+
+    Returns
+    -------
+    list of str
+        In order of appearance.
+
+    Examples
+    --------
     >>> title_ngrams("Up, Heat!")
     ['hea', 'eat']
     """
@@ -324,6 +360,20 @@ def text_per_user(name: str, match: TitleMatch, *, variant: str = "standard") ->
         \qquad H_u = \sum_r h_{u,r}
 
     (0 without hits). The other measures are the same in both variants.
+
+    Parameters
+    ----------
+    name : {"HR", "MRR", "P", "R", "MAP", "NDCG"}
+        The relevance measure.
+    match : TitleMatch
+        The hits of :func:`match_titles`.
+    variant : {"standard", "paper"}, default="standard"
+        As described above.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (n_users,)
+        One effectiveness value per user (the ``effectiveness`` of the group measures).
 
     Examples
     --------

@@ -556,7 +556,7 @@ def fsat_true_minimum() -> Derivation:
         symbols={**_MNKFR, "s": s}, domain=_K_BELOW_N,
         cases={"n = 3, k = 2, m = 6": result.subs({n: 3, f: 4, r: 0, m: 6}), "km < n": sp.Integer(1)},
         forms={"with km": sp.ceiling(boundary) / n}, numeric_result=numeric,
-        source="p1.md §2.5, §5.5 B11, §10 E11 (not in the thesis)",
+        source="derived here (thesis Ch. 3, Paper 1, does not state it)",
     )
 
 
@@ -633,11 +633,11 @@ def vocd_upper_bound() -> Derivation:
         cases={"beta = 0": result.subs(beta, 0), "m = 3, beta = 0": result.subs({m: 3, beta: 0}),
                "m = 2, beta = 3/5": result.subs({m: 2, beta: sp.Rational(3, 5)})},
         forms={"thesis": thesis},
-        source="thesis app:vocd, Theorems 1-2 (L2114-2152); p1.md §10 E12",
+        source="thesis Ch. 3 (Paper 1), appendix on VoCD, Theorems 1-2",
     )
 
 # --------------------------------------------------------------------------- II-D and AI-D, single round
-# II-D and AI-D in a single round (:math:`W = 1`), derived with sympy (p1.md §5.5 B15, B16).
+# II-D and AI-D in a single round (:math:`W = 1`), derived with sympy (thesis Ch. 3, Paper 1).
 # 
 # Neither bound is in the thesis. In one round every user's list gives RBP exposures
 # :math:`\gamma^0, \dots, \gamma^{k-1}` to exactly :math:`k` items and 0 to the other
@@ -712,7 +712,7 @@ def iid_single_round() -> Derivation:
         key="iid_single_round", measure="II-D_ori", end="constant", symbol=IID, steps=tuple(steps),
         result=thesis_like, symbols=_PARAMS, params=("n", "k"), defaults={"gamma": 0.8},
         domain=sp.Le(k, n), cases=cases,
-        source="p1.md §2.7, §5.5 B15 (derived; thesis L1704 states only that II-D is constant)",
+        source="derived here; thesis Ch. 3 (Paper 1) states only that II-D is constant",
     )
 
 
@@ -748,7 +748,7 @@ def aid_single_round_max() -> Derivation:
         symbols=_PARAMS, params=("n", "k"), defaults={"gamma": 0.8}, domain=sp.Le(k, n),
         cases={"n = 4, k = 2 (same list)": aid_same},
         forms={"decomposition": sp.expand(collapsed / n)},
-        source="p1.md §2.8, §5.5 B16 (derived)",
+        source="derived here (thesis Ch. 3, Paper 1)",
     )
 
 

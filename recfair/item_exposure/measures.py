@@ -1201,7 +1201,7 @@ def fraction_satisfied(top_k, *, n_items, k=None, on_undefined="warn") -> float:
 def fraction_satisfied_corrected(top_k, *, n_items, k=None, on_undefined="warn") -> float:
     r"""FSat rescaled with the thesis's most unfair value ``k/n``: can be **negative**.
 
-    Higher is fairer.
+    Higher is fairer. Range: :math:`(-\infty, 1]` (negative below the thesis's most unfair value).
 
     .. math::
 

@@ -162,7 +162,7 @@ def _iaa_fair(corrected: bool) -> Derivation:
         symbol=symbol, steps=tuple(steps), result=result, symbols=_NKR, params=_PARAMS,
         domain=sp.And(_DOMAIN, sp.Le(R, k)) if corrected else sp.And(_DOMAIN, sp.Le(R, k), sp.Ge(k, 2)),
         cases={"R > k": many}, numeric_result=sp.Piecewise((result, sp.Le(R, k)), (many, True)),
-        source="spec p3.md §3.2 D1/D3; thesis Theorem 1",
+        source="thesis Ch. 4 (Paper 3), Theorem 1",
     )
 
 
@@ -198,7 +198,7 @@ def _iaa_unfair(corrected: bool) -> Derivation:
         domain=(sp.And(_DOMAIN, sp.Le(R, n - k)) if corrected
                 else sp.And(_DOMAIN, sp.Le(R, n - k), sp.Ge(k, 2))),
         cases={"R > n - k": forced}, numeric_result=sp.Piecewise((result, sp.Le(R, n - k)), (forced_R, True)),
-        source="spec p3.md §3.2 D2/D4; thesis Theorem 2",
+        source="thesis Ch. 4 (Paper 3), Theorem 2",
     )
 
 
@@ -250,7 +250,7 @@ def iif_target() -> Derivation:
     ]
     return Derivation(key="iif_target", measure="II-F", end="constant", symbol=T, steps=tuple(steps),
                       result=result, symbols={"R": R, "gamma": gamma}, params=("R",), defaults={"gamma": 0.8},
-                      source="thesis Eq. II-F target (L3311-3327); spec p3.md D11")
+                      source="thesis Ch. 4 (Paper 3), the II-F target equation")
 
 
 def _shown():
@@ -289,7 +289,7 @@ def iif_most_fair() -> Derivation:
         steps=tuple(steps), result=result, symbols=_NKRG, params=_PARAMS, defaults={"gamma": 0.8},
         domain=sp.And(_DOMAIN, sp.Le(R, k)), cases={"R > k": many},
         numeric_result=sp.Piecewise((result, sp.Le(R, k)), (many, True)),
-        source="spec p3.md §3.2 D12; thesis Theorem 5",
+        source="thesis Ch. 4 (Paper 3), Theorem 5",
     )
 
 
@@ -321,7 +321,7 @@ def iif_most_unfair() -> Derivation:
         params=_PARAMS, defaults={"gamma": 0.8}, domain=sp.And(_DOMAIN, sp.Le(R, n - k)),
         cases={"R > n - k": forced}, forms={"spec D13'": thesis},
         numeric_result=sp.Piecewise((result, sp.Le(R, n - k)), (forced_R, True)),
-        source="spec p3.md §3.2 D13; mirror of thesis Theorem 5",
+        source="mirror of thesis Ch. 4 (Paper 3), Theorem 5",
     )
 
 
@@ -353,7 +353,7 @@ def ifd_div_identity() -> Derivation:
     ]
     return Derivation(key="ifd_div_identity", bound="ifd_div_from_values", measure="IFD_div", end="identity",
                       symbol=Typeset(r"\mathrm{IFD}_\div(u)"), steps=tuple(steps), result=result,
-                      symbols={"R": R}, params=("R",), source="spec p3.md §3.2 D5")
+                      symbols={"R": R}, params=("R",), source="derived here from thesis Ch. 4 (Paper 3)")
 
 
 @cache
@@ -377,7 +377,7 @@ def ifd_mul_identity() -> Derivation:
     ]
     return Derivation(key="ifd_mul_identity", bound="ifd_mul_from_positions", measure="IFD_mul", end="identity",
                       symbol=Typeset(r"\mathrm{IFD}_\times(u)"), steps=tuple(steps), result=result,
-                      symbols={"n": n}, params=("n",), source="spec p3.md §3.2 D8")
+                      symbols={"n": n}, params=("n",), source="derived here from thesis Ch. 4 (Paper 3)")
 
 
 # ----------------------------------------------------------------------------------------------

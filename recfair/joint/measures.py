@@ -909,7 +909,7 @@ def hellinger_distance(top_k, *, n_items, relevant=None, relevance=None, k=None,
                        seed=None, on_undefined="warn") -> float:
     r"""Hellinger distance between the relevance and the click distributions over reference positions.
 
-    Lower is fairer.
+    Lower is fairer. Range: [0, 1].
 
     .. math::
 
@@ -1022,7 +1022,7 @@ def mean_max_envy(top_k, *, n_items, relevant=None, relevance=None, k=None, roun
 def item_better_off(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
     r"""Item better-off: share of items whose impact is at least 10% higher than under uniformly random rankings.
 
-    Higher is fairer.
+    Higher is fairer. Range: [0, 1].
 
     .. math::
 
@@ -1066,7 +1066,7 @@ def item_better_off(top_k, *, n_items, relevant=None, relevance=None, k=None, ro
 def item_worse_off(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
     r"""Item worse-off: share of items whose impact is at least 10% lower than under uniformly random rankings.
 
-    Lower is fairer.
+    Lower is fairer. Range: [0, 1].
 
     .. math::
 
@@ -1110,7 +1110,7 @@ def item_worse_off(top_k, *, n_items, relevant=None, relevance=None, k=None, rou
 def item_better_off_corrected(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
     r"""Item better-off (over relevant items): share of items whose impact is at least 10% higher than under uniformly random rankings.
 
-    Higher is fairer.
+    Higher is fairer. Range: [0, 1].
 
     .. math::
 
@@ -1154,7 +1154,7 @@ def item_better_off_corrected(top_k, *, n_items, relevant=None, relevance=None, 
 def item_worse_off_corrected(top_k, *, n_items, relevant=None, relevance=None, k=None, rounds=None, on_undefined="warn") -> float:
     r"""Item worse-off (over relevant items): share of items whose impact is at least 10% lower than under uniformly random rankings.
 
-    Lower is fairer.
+    Lower is fairer. Range: [0, 1].
 
     .. math::
 
@@ -1252,7 +1252,7 @@ def ii_fairness_corrected(top_k, *, n_items, relevant=None, relevance=None, k=No
                           on_undefined="warn") -> float:
     r"""II-F rescaled per user: relevant items on top score 0, relevant items at the bottom 1.
 
-    Lower is fairer.
+    Lower is fairer. Range: [0, 1].
 
     .. math::
 

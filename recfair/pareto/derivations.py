@@ -62,6 +62,13 @@ def teaser_reference_point() -> Derivation:
     :math:`\theta = \alpha\pi/2`. ``result`` is the Rel coordinate; ``forms["Fair"]`` the Fair
     coordinate; ``cases["alpha = 1/2"]`` the midpoint, equal on both axes.
 
+    Returns
+    -------
+    Derivation
+        The reference point as a function of :math:`\alpha`, with sympy's steps.
+
+    Examples
+    --------
     >>> teaser_reference_point().result
     4*cos(pi*alpha/2)/5 + 1/5
     """
@@ -105,6 +112,18 @@ def teaser_reference_point() -> Derivation:
 def teaser_distances(alpha_value=sp.Rational(1, 2)) -> dict[str, sp.Expr]:
     r"""The exact DPFR of the teaser's models A, B, C: their Euclidean distance to :math:`s_\alpha`.
 
+    Parameters
+    ----------
+    alpha_value : sympy number, default=1/2
+        The weight :math:`\alpha` of fairness.
+
+    Returns
+    -------
+    dict of str to sympy.Expr
+        The exact DPFR of models A, B and C.
+
+    Examples
+    --------
     >>> {name: round(float(v), 4) for name, v in teaser_distances().items()}
     {'A': 0.5814, 'B': 0.5774, 'C': 0.3757}
     """
@@ -121,6 +140,18 @@ def teaser_frontier(samples: int = 2001) -> pd.DataFrame:
     the table goes straight into :func:`recfair.pareto.reference_point` and :func:`recfair.pareto.dpfr`.
     An odd ``samples`` puts a sample exactly at the arc's midpoint.
 
+    Parameters
+    ----------
+    samples : int, default=2001
+        The number of equally spaced angles.
+
+    Returns
+    -------
+    pandas.DataFrame
+        Columns ``replacements``, :data:`REL` and :data:`FAIR`.
+
+    Examples
+    --------
     >>> teaser_frontier(3).round(4).values.tolist()
     [[0.0, 1.0, 0.2], [1.0, 0.7657, 0.7657], [2.0, 0.2, 1.0]]
     """
@@ -140,6 +171,22 @@ def check_teaser(alphas=None, samples: int = 2001, atol: float = 2e-3) -> CheckR
     For every ``alpha`` both coordinates must agree within ``atol`` (the library snaps to a sample,
     so the gap shrinks with ``samples``).
 
+    Parameters
+    ----------
+    alphas : sequence of float, optional
+        The weights checked (default: 0, 0.05, ..., 1).
+    samples : int, default=2001
+        Samples of the arc.
+    atol : float, default=2e-3
+        The tolerance.
+
+    Returns
+    -------
+    CheckResult
+        The largest gap and the number of points checked.
+
+    Examples
+    --------
     >>> check_teaser(alphas=[0, 0.5, 1]).points
     3
     """

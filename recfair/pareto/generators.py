@@ -87,6 +87,21 @@ def stop_count(n_users: int, n_items: int, k: int) -> int:
     r"""Oracle2Fair's stopping count :math:`\lceil km/n \rceil`: no item needs more slots when the
     :math:`km` slots are spread as evenly as possible.
 
+    Parameters
+    ----------
+    n_users : int
+        The number of users :math:`m`.
+    n_items : int
+        The number of items :math:`n`.
+    k : int
+        The list length.
+
+    Returns
+    -------
+    int
+
+    Examples
+    --------
     >>> stop_count(3, 4, 2)
     2
     """
@@ -101,6 +116,17 @@ def estimate_replacements(top_k, *, n_items: int) -> int:
     Every replacement made while some item exceeds the bound lowers this excess by exactly one,
     so the true count is at least ``numRep``; it is larger when unexposed items are still put in
     after the bound is met (the thesis's first phase puts in every unexposed item).
+
+    Parameters
+    ----------
+    top_k : array-like of int, shape (m, k)
+        A run's lists (e.g. the Oracle's).
+    n_items : int
+        Catalogue size.
+
+    Returns
+    -------
+    int
 
     Examples
     --------
@@ -214,6 +240,17 @@ def oracle(history, relevant, *, n_items: int, k: int) -> np.ndarray:
     Returns
     -------
     ndarray of int, shape (n_users, k)
+
+    Parameters
+    ----------
+    history : sequences of int or scipy.sparse (m, n_items)
+        Items never recommended (each user's train items).
+    relevant : sequences of int or scipy.sparse (m, n_items)
+        Each user's relevant (test) items.
+    n_items : int
+        Catalogue size.
+    k : int
+        The list length.
 
     Examples
     --------

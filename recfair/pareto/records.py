@@ -45,12 +45,30 @@ def _digest(*matrices) -> str:
     return h.hexdigest()
 
 
-def frontier_for(history, relevant, n_items: int, k: int, points=None):
+def frontier_for(history, relevant, *, n_items: int, k: int, points=None):
     """:func:`~recfair.pareto.oracle2fair` of a validated test split, cached by its content (8 splits kept).
 
+    Parameters
+    ----------
+    history, relevant : item sets (validated, CSR)
+        The run's history and relevant items.
+    n_items : int
+        Catalogue size.
+    k : int
+        The list length.
+    points : int, optional
+        As in :func:`~recfair.pareto.oracle2fair`.
+
+    Returns
+    -------
+    pandas.DataFrame
+        The frontier table of :func:`~recfair.pareto.oracle2fair`.
+
+    Examples
+    --------
     >>> from recfair.run import Run
     >>> run = Run([[0, 1], [2, 3], [0, 4]], 5, relevant=[[0, 1], [1, 2, 3], [0]], history=[[3], [0], [1]])
-    >>> frontier_for(run.history, run.relevant, 5, 2) is frontier_for(run.history, run.relevant, 5, 2)
+    >>> frontier_for(run.history, run.relevant, n_items=5, k=2) is frontier_for(run.history, run.relevant, n_items=5, k=2)
     True
     """
     key = (_digest(history, relevant), int(n_items), int(k), points)
@@ -70,7 +88,7 @@ def _compute(run, *, on_undefined="warn", rel="NDCG", fair="Ent_our", alpha=0.5,
         raise ValueError(f"DPFR pairs a relevance measure ({', '.join(_gen.REL_MEASURES)}) with a fairness measure "
                          f"({', '.join(_gen.FAIR_MEASURES)}); got rel={rel!r}, fair={fair!r}.")
     if frontier is None:
-        table = frontier_for(run.history, run.relevant, run.n_items, run.k, points)
+        table = frontier_for(run.history, run.relevant, n_items=run.n_items, k=run.k, points=points)
     else:
         table = frontier
         shape = {name: table.attrs.get(name) for name in ("n_users", "n_items", "k")}

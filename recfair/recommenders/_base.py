@@ -244,7 +244,7 @@ def iter_scored_batches(model: Recommender, users, history=None, *, batch_size: 
         yield rows, scores
 
 
-def recommend(model: Recommender, users, k: int, history=None, *, batch_size: int = 1024,
+def recommend(model: Recommender, users, *, k: int, history=None, batch_size: int = 1024,
               dtype=np.float64, progress: bool = False) -> np.ndarray:
     """Top-``k`` items of each user, ``(len(users), k)`` int64, history excluded.
 
@@ -294,7 +294,7 @@ def recommend(model: Recommender, users, k: int, history=None, *, batch_size: in
     out = np.empty((users.size, k), dtype=np.int64)
     for rows, scores in iter_scored_batches(model, users, history, batch_size=batch_size,
                                             dtype=dtype, progress=progress):
-        out[rows] = top_k_from_scores(scores, k)
+        out[rows] = top_k_from_scores(scores, k=k)
     return out
 
 

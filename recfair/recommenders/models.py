@@ -163,7 +163,7 @@ class ItemKNN(Recommender):
         sim[np.arange(b), offset + np.arange(b)] = 0.0
         # the ranking contract's top-k: largest similarities, ties to the lower item index
         k = min(self.k_neighbours, n)
-        cols = top_k_from_scores(sim, k)
+        cols = top_k_from_scores(sim, k=k)
         vals = np.take_along_axis(sim, cols, axis=1)
         r = np.repeat(np.arange(b), k)
         keep = vals.ravel() > 0  # pairs with no common user are not neighbours
@@ -249,7 +249,7 @@ class UserKNN(Recommender):
             den = self.norms_[block, None] * self.norms_[None, :] + self.shrink
             np.divide(sim, den, out=sim, where=den > 0)
             sim[np.arange(b), block] = 0.0
-            cols = top_k_from_scores(sim, k)
+            cols = top_k_from_scores(sim, k=k)
             vals = np.take_along_axis(sim, cols, axis=1)
             keep = vals.ravel() > 0
             rows = np.repeat(np.arange(b), k)

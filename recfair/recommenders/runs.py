@@ -319,7 +319,7 @@ def produce_run(model_name: str, split, *, k: int = 10, params: dict | None = No
     batches = iter_scored_batches(model, users, history, batch_size=batch_size, dtype=SCORE_DTYPE,
                                   progress=progress, desc=f"{name} scoring")
     for rows, batch in batches:
-        top_k[rows] = top_k_from_scores(batch, k)
+        top_k[rows] = top_k_from_scores(batch, k=k)
         if scores is not None:
             scores[rows] = batch
     score_seconds = time.perf_counter() - start

@@ -1,4 +1,4 @@
-r"""PUF's range and extreme cases, derived with sympy (Paper 5; p5.md §3.6 and §8 A1).
+r"""PUF's range and extreme cases, derived with sympy (thesis Ch. 6, Paper 5: the definition of PUF and its printed factor).
 
 The thesis claims PUF lies in [0, 1]. With :math:`\mathrm{sim} \le 1` and :math:`S \in [0, 1]`:
 
@@ -40,6 +40,18 @@ def puf_most_unfair(normalization: str = "mean") -> Derivation:
 
     ``normalization="printed"`` applies the printed factor :math:`2/(m(m-1))` (twice the mean).
 
+    Parameters
+    ----------
+    normalization : {"mean", "printed"}, default="mean"
+        The mean over unordered pairs or the printed factor.
+
+    Returns
+    -------
+    Derivation
+        PUF's largest value as a function of :math:`m`, with its cases (even and odd :math:`m`).
+
+    Examples
+    --------
     >>> puf_most_unfair("printed").cases["even m"]
     m/(m - 1)
     """
@@ -71,13 +83,25 @@ def puf_most_unfair(normalization: str = "mean") -> Derivation:
         cases={"even m": even, "odd m": odd, "m = 2": result.subs(m, 2),
                "m to infinity": sp.limit(even, m, sp.oo)},
         forms={"two-level profile": c * two_level / pairs},
-        source="p5.md §3.6 and §8 A1 (thesis lines 5702-5709)",
+        source="thesis Ch. 6 (Paper 5), the definition of PUF and its printed normalisation",
     )
 
 
 def puf_most_fair(normalization: str = "mean") -> Derivation:
     """The smallest PUF, 0: every term :math:`\\mathrm{sim}(u,u')|S(u)-S(u')|` is non-negative.
 
+    Parameters
+    ----------
+    normalization : {"mean", "printed"}, default="mean"
+        As in :func:`puf_most_unfair`.
+
+    Returns
+    -------
+    Derivation
+        PUF's smallest value, 0.
+
+    Examples
+    --------
     >>> puf_most_fair().result
     0
     """
@@ -92,5 +116,5 @@ def puf_most_fair(normalization: str = "mean") -> Derivation:
     return Derivation(
         key=f"puf_most_fair_{normalization}", measure="PUF", end="most_fair",
         symbol=Typeset(r"\min \mathrm{PUF}"), steps=steps, result=sp.Integer(0), symbols={"m": m},
-        params=("m",), domain=sp.Ge(m, 2), source="p5.md §3.6",
+        params=("m",), domain=sp.Ge(m, 2), source="thesis Ch. 6 (Paper 5), the definition of PUF",
     )

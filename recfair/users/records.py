@@ -36,15 +36,28 @@ _CACHE: OrderedDict = OrderedDict()
 _CACHE_SIZE = 4
 
 
-def similarity_for(history, similarity: str) -> UserSimilarity:
+def similarity_for(history, *, similarity: str) -> UserSimilarity:
     """:class:`UserSimilarity` of a validated history, cached by its content (4 kept).
 
     The paper computes the similarity once per dataset; scoring many runs of the same split
     reuses it (and its min-max range, once computed).
 
+    Parameters
+    ----------
+    history : scipy.sparse (m, n_items)
+        A validated history (:attr:`recfair.run.Run.history`).
+    similarity : {"jaccard", "cosine"}
+        Which similarity.
+
+    Returns
+    -------
+    UserSimilarity
+
+    Examples
+    --------
     >>> from recfair.run import Run
     >>> run = Run([[0], [1]], 4, history=[[2], [3]])
-    >>> similarity_for(run.history, "cosine") is similarity_for(run.history, "cosine")
+    >>> similarity_for(run.history, similarity="cosine") is similarity_for(run.history, similarity="cosine")
     True
     """
     h = hashlib.sha1()
@@ -67,7 +80,7 @@ def _similarity(run, similarity):
             raise ValueError(f"similarity must be one of {KINDS} or a users x users matrix; got {similarity!r}.")
         if run.history is None:
             raise ValueError(f"similarity={similarity!r} is computed from the users' history: pass history=.")
-        return similarity_for(run.history, similarity), True
+        return similarity_for(run.history, similarity=similarity), True
     return UserSimilarity.from_matrix(similarity, run.n_users), False
 
 

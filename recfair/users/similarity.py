@@ -45,6 +45,18 @@ DENSE_ITEMS = 128
 def upper_block_range(blocks) -> tuple[float, float]:
     """Smallest and largest value over :meth:`UserSimilarity.upper_blocks` (the pairs u < u' only).
 
+    Parameters
+    ----------
+    blocks : iterable of (int, numpy.ndarray)
+        ``(start, block)`` pairs of :meth:`UserSimilarity.upper_blocks`.
+
+    Returns
+    -------
+    tuple of float
+        ``(smallest, largest)``.
+
+    Examples
+    --------
     >>> upper_block_range([(0, np.array([[0.0, 0.3, 0.5], [0.0, 0.0, 0.2]])), (2, np.array([[0.0]]))])
     (0.2, 0.5)
     """
@@ -63,6 +75,18 @@ def upper_block_range(blocks) -> tuple[float, float]:
 def block_range(blocks) -> tuple[float, float]:
     """Smallest and largest off-diagonal value over ``(start, block)`` blocks whose diagonal entries are 0.
 
+    Parameters
+    ----------
+    blocks : iterable of (int, numpy.ndarray)
+        ``(start, block)`` pairs; a block's diagonal entries are 0.
+
+    Returns
+    -------
+    tuple of float
+        ``(smallest, largest)``.
+
+    Examples
+    --------
     >>> block_range([(0, np.array([[0.0, 0.3, 0.5], [0.3, 0.0, 0.2]])), (2, np.array([[0.5, 0.2, 0.0]]))])
     (0.2, 0.5)
     """
@@ -289,6 +313,20 @@ class UserSimilarity:
 def jaccard(history, *, n_items: int | None = None) -> np.ndarray:
     r"""Dense Jaccard similarity :math:`|H_u \cap H_{u'}| / |H_u \cup H_{u'}|` of the users' history (diagonal 1).
 
+    Parameters
+    ----------
+    history : sequences of int or scipy.sparse (m, n_items)
+        Each user's history items.
+    n_items : int, optional
+        Catalogue size.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (m, m)
+        Range [0, 1], diagonal 1.
+
+    Examples
+    --------
     >>> jaccard([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]]).round(3)[0].tolist()
     [1.0, 0.5, 0.2, 0.0]
     """
@@ -298,6 +336,20 @@ def jaccard(history, *, n_items: int | None = None) -> np.ndarray:
 def cosine(history, *, n_items: int | None = None) -> np.ndarray:
     r"""Dense cosine similarity :math:`|H_u \cap H_{u'}| / \sqrt{|H_u||H_{u'}|}` of the binary history (diagonal 1).
 
+    Parameters
+    ----------
+    history : sequences of int or scipy.sparse (m, n_items)
+        Each user's history items.
+    n_items : int, optional
+        Catalogue size.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (m, m)
+        Range [0, 1], diagonal 1.
+
+    Examples
+    --------
     >>> cosine([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]]).round(3)[0].tolist()
     [1.0, 0.667, 0.333, 0.0]
     """
@@ -312,6 +364,18 @@ def minmax_offdiag(similarity) -> np.ndarray:
     When every off-diagonal entry is equal (always so with two users) there is no spread to
     scale and the values are returned unchanged.
 
+    Parameters
+    ----------
+    similarity : array-like, shape (m, m)
+        A dense users x users similarity.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (m, m)
+        Range [0, 1] off the diagonal, diagonal 1.
+
+    Examples
+    --------
     >>> minmax_offdiag([[1, .2, .4], [.2, 1, .3], [.4, .3, 1]]).round(2).tolist()
     [[1.0, 0.0, 1.0], [0.0, 1.0, 0.5], [1.0, 0.5, 1.0]]
     """
@@ -365,6 +429,22 @@ def user_similarity(history, *, similarity: str = "jaccard", minmax: bool = Fals
 def genre_distributions(history, item_features, *, n_items: int | None = None) -> np.ndarray:
     """Each user's distribution over item features (e.g. genres): the normalised sum of the feature rows of their history.
 
+    Parameters
+    ----------
+    history : sequences of int or scipy.sparse (m, n_items)
+        Each user's history items.
+    item_features : array-like, shape (n_items, d)
+        Non-negative item features (e.g. multi-hot genres).
+    n_items : int, optional
+        Catalogue size.
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (m, d)
+        Each row sums to 1 (or is 0 for a user without feature mass).
+
+    Examples
+    --------
     >>> genre_distributions([[0, 1], [2]], [[1, 0], [1, 1], [0, 1]]).round(3).tolist()
     [[0.667, 0.333], [0.0, 1.0]]
     """
@@ -387,6 +467,18 @@ def sim_js(distributions) -> np.ndarray:
     With base 2 the divergence lies in [0, 1], so the similarity does too (Wu et al. leave the
     base open). A user without any feature mass has similarity 0 with everyone.
 
+    Parameters
+    ----------
+    distributions : array-like, shape (m, d)
+        Each user's distribution (rows summing to 1, or 0).
+
+    Returns
+    -------
+    numpy.ndarray of float, shape (m, m)
+        Range [0, 1].
+
+    Examples
+    --------
     >>> sim_js([[1.0, 0.0], [0.0, 1.0], [0.5, 0.5]]).round(3).tolist()
     [[1.0, 0.0, 0.689], [0.0, 1.0, 0.689], [0.689, 0.689, 1.0]]
     """
