@@ -90,10 +90,10 @@ def beside_loops(args):
     cases = [
         ("PUF-Jacc (min-max)",
          lambda: puf(scores, similarity=UserSimilarity.from_history(hist, "jaccard"), minmax=True),
-         lambda: ref.puf(scores, similarity=ref.minmax_pairs(ref.jaccard_sim(hist_sets)))),
+         lambda: ref.puf(scores, ref.minmax_pairs(ref.jaccard_sim(hist_sets)))),
         ("PUF-cos (min-max)",
          lambda: puf(scores, similarity=UserSimilarity.from_history(hist, "cosine"), minmax=True),
-         lambda: ref.puf(scores, similarity=ref.minmax_pairs(ref.cosine_sim(hist_sets)))),
+         lambda: ref.puf(scores, ref.minmax_pairs(ref.cosine_sim(hist_sets)))),
         ("ME_user", lambda: mean_envy_user(top, relevant=rel, n_items=n),
          lambda: ref.mean_envy(top_lists, rel_sets, k)),
         ("MME_user", lambda: mean_max_envy_user(top, relevant=rel, n_items=n),

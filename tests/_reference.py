@@ -728,3 +728,530 @@ def p6_match_titles(recommended, test, similarity, k=10, threshold=0.75):
                 hits[u][r] = True
                 free[best_j] = False
     return np.array(hits, dtype=bool)
+
+
+# ============================================================================ the displayed formulas
+# One transcription per registry formula the book displays, written from the LaTeX shown (kept
+# verbatim beside it: ``tests/test_formulas.py`` checks that the record still shows exactly that
+# LaTeX, then compares the transcription with the library on random inputs). A ``case`` holds a
+# small run: ``top`` (m x k lists), ``rel`` (each user's relevant items, none empty), ``hist``
+# (history), ``n``, ``k``, ``m``, and per-user ``x`` (effectiveness), ``g`` (group labels), ``sim``.
+
+DISPLAYED: dict[str, tuple[str, object]] = {}
+
+
+def displayed(key, latex):
+    """Register ``func`` as the transcription of record ``key``'s displayed formula ``latex``."""
+    def register(func):
+        DISPLAYED[key] = (latex, func)
+        return func
+    return register
+
+
+def _hits(case, u):
+    return [1 if i in set(case["rel"][u]) else 0 for i in case["top"][u]]
+
+
+@displayed("HR", r"\mathrm{HR@}k = \frac{1}{m}\sum_{u\in U}\mathbb{1}\bigl[R^k_u\cap R^*_u\neq\emptyset\bigr]")
+def shown_hr(case):
+    return sum(bool(set(case["top"][u]) & set(case["rel"][u])) for u in range(case["m"])) / case["m"]
+
+
+@displayed("MRR", r"\mathrm{MRR@}k = \frac{1}{m}\sum_{u\in U}\frac{1}{\min\{j\le k : r_{u,j}=1\}}")
+def shown_mrr(case):
+    total = 0.0
+    for u in range(case["m"]):
+        ranks = [j + 1 for j, r in enumerate(_hits(case, u)) if r]
+        total += 1 / min(ranks) if ranks else 0.0
+    return total / case["m"]
+
+
+@displayed("P", r"\mathrm{P@}k = \frac{1}{m}\sum_{u\in U}\frac{|R^k_u\cap R^*_u|}{k}")
+def shown_p(case):
+    return sum(len(set(case["top"][u]) & set(case["rel"][u])) / case["k"] for u in range(case["m"])) / case["m"]
+
+
+@displayed("R", r"\mathrm{R@}k = \frac{1}{m}\sum_{u\in U}\frac{|R^k_u\cap R^*_u|}{|R^*_u|}")
+def shown_r(case):
+    return sum(len(set(case["top"][u]) & set(case["rel"][u])) / len(case["rel"][u])
+               for u in range(case["m"])) / case["m"]
+
+
+@displayed("MAP", r"\mathrm{MAP@}k = \frac{1}{m}\sum_{u\in U}\frac{1}{\min(|R^*_u|,k)}\sum_{j=1}^{k} r_{u,j}\,"
+                  r"\mathrm{P@}j(u)")
+def shown_map(case):
+    total = 0.0
+    for u in range(case["m"]):
+        r = _hits(case, u)
+        total += sum(r[j - 1] * sum(r[:j]) / j for j in range(1, case["k"] + 1)) / min(len(case["rel"][u]), case["k"])
+    return total / case["m"]
+
+
+@displayed("NDCG", r"\mathrm{NDCG@}k = \frac{1}{m}\sum_{u\in U}\frac{\sum_{j=1}^{k} r_{u,j}/\log_2(j+1)}"
+                   r"{\sum_{j=1}^{\min(|R^*_u|,k)} 1/\log_2(j+1)}")
+def shown_ndcg(case):
+    total = 0.0
+    for u in range(case["m"]):
+        r = _hits(case, u)
+        dcg = sum(r[j - 1] / math.log2(j + 1) for j in range(1, case["k"] + 1))
+        ideal = sum(1 / math.log2(j + 1) for j in range(1, min(len(case["rel"][u]), case["k"]) + 1))
+        total += dcg / ideal
+    return total / case["m"]
+
+
+def _c(case):
+    c = [0] * case["n"]
+    for row in case["top"]:
+        for i in row:
+            c[i] += 1
+    return c
+
+
+def _f_r(case):
+    km, n = case["k"] * case["m"], case["n"]
+    return km // n, km % n
+
+
+@displayed("Jain_ori", r"\mathrm{Jain}_{\mathrm{ori}} = \frac{(km)^2}{n\sum_{i\in I} c_i^2}")
+def shown_jain_ori(case):
+    return (case["k"] * case["m"]) ** 2 / (case["n"] * sum(c * c for c in _c(case)))
+
+
+@displayed("Jain_our", r"\begin{aligned}\mathrm{Jain}_{\mathrm{our}} &= \frac{\mathrm{Jain}_{\mathrm{ori}} - k/n}"
+                       r"{\mathrm{Jain}_{\max} - k/n},\\ \mathrm{Jain}_{\max} &= \frac{(km)^2}{n(nf^2 + r(2f+1))}"
+                       r"\end{aligned}")
+def shown_jain_our(case):
+    f, r = _f_r(case)                       # km = fn + r: f the floor, r the remainder
+    n, k, m = case["n"], case["k"], case["m"]
+    jmax = (k * m) ** 2 / (n * (n * f * f + r * (2 * f + 1)))
+    return (shown_jain_ori(case) - k / n) / (jmax - k / n)
+
+
+@displayed("QF_ori", r"\mathrm{QF}_{\mathrm{ori}} = \frac{|R|}{n}")
+def shown_qf_ori(case):
+    return sum(c > 0 for c in _c(case)) / case["n"]
+
+
+@displayed("QF_our", r"\mathrm{QF}_{\mathrm{our}} = \frac{|R| - k}{\min(km, n) - k}")
+def shown_qf_our(case):
+    shown, k = sum(c > 0 for c in _c(case)), case["k"]
+    return (shown - k) / (min(k * case["m"], case["n"]) - k)
+
+
+@displayed("Ent_ori", r"\begin{aligned}\mathrm{Ent}_{\mathrm{ori}} &= -\sum_{i\in I} p(i)\log_n p(i),\\ p(i) &= "
+                      r"\frac{c_i}{km}\end{aligned}")
+def shown_ent_ori(case):
+    km, n = case["k"] * case["m"], case["n"]
+    if min(_c(case)) == 0:
+        return math.nan                     # 0 log 0 of an unshown item
+    return -sum(c / km * math.log(c / km, n) for c in _c(case))
+
+
+def _ent(counts, km):
+    return -sum(c / km * math.log(c / km) for c in counts if c > 0)
+
+
+@displayed("Ent_our", r"\begin{aligned}\mathrm{Ent}_{\mathrm{our}} &= \frac{\mathrm{Ent}_{\mathrm{def}} - \log k}"
+                      r"{\mathrm{Ent}_{\max} - \log k},\\ \mathrm{Ent}_{\mathrm{def}} &= -\sum_{i\in R} p(i)\log p(i)"
+                      r"\end{aligned}")
+def shown_ent_our(case):
+    km, k = case["k"] * case["m"], case["k"]
+    f, r = _f_r(case)
+    best = [f + 1] * r + [f] * (case["n"] - r)          # the most even counts reach Ent_max
+    return (_ent(_c(case), km) - math.log(k)) / (_ent(best, km) - math.log(k))
+
+
+def _gini_sorted(values):
+    x = sorted(values)
+    n = len(x)
+    return sum((2 * j - n - 1) * x[j - 1] for j in range(1, n + 1)) / (n * sum(x))
+
+
+@displayed("Gini_ori", r"\begin{aligned}\mathrm{Gini}_{\mathrm{ori}} &= \frac{\sum_{j=1}^{n}(2j-n-1)\,Ex_j}"
+                       r"{n\sum_{j=1}^{n}Ex_j},\\ Ex_j &= \sum_{u\in U}\sum_{w=1}^{W}\mathbb{1}_{R^k_{u,w}}(x_j)"
+                       r"\end{aligned}")
+def shown_gini_ori(case):
+    return _gini_sorted(_c(case))
+
+
+@displayed("Gini_our", r"\begin{aligned}\mathrm{Gini}_{\mathrm{our}} &= \frac{\mathrm{Gini}_{\mathrm{ori}} - "
+                       r"\mathrm{Gini}_{\min}}{1 - k/n - \mathrm{Gini}_{\min}},\\ \mathrm{Gini}_{\min} &= "
+                       r"\frac{(n-r)\,r}{kmn}\end{aligned}")
+def shown_gini_our(case):
+    _, r = _f_r(case)
+    n, k, m = case["n"], case["k"], case["m"]
+    gmin = (n - r) * r / (k * m * n)
+    return (shown_gini_ori(case) - gmin) / (1 - k / n - gmin)
+
+
+@displayed("Gini-w_ori", r"\begin{aligned}\mathrm{Gini\text{-}w}_{\mathrm{ori}} &= \frac{\sum_{j=1}^{n}(2j-n-1)\,"
+                         r"Ex_j}{n\sum_{j=1}^{n}Ex_j},\\ Ex_j &= \sum_{u\in U}\sum_{w=1}^{W}\frac{\mathbb{1}_"
+                         r"{R^k_{u,w}}(x_j)}{\log_2(z(u,x_j,w)+1)}\end{aligned}")
+def shown_gini_w_ori(case):
+    ex = [0.0] * case["n"]
+    for row in case["top"]:
+        for z, i in enumerate(row, 1):
+            ex[i] += 1 / math.log2(z + 1)
+    return _gini_sorted(ex)
+
+
+@displayed("FSat_ori", r"\mathrm{FSat}_{\mathrm{ori}} = \frac{1}{n}\sum_{i\in I}\delta\Bigl(c_i \ge \Bigl\lfloor"
+                       r"\frac{km}{n}\Bigr\rfloor\Bigr)")
+def shown_fsat_ori(case):
+    f, _ = _f_r(case)
+    return sum(c >= f for c in _c(case)) / case["n"]
+
+
+@displayed("FSat_our", r"\mathrm{FSat}_{\mathrm{our}} = \frac{\mathrm{FSat}_{\mathrm{ori}} - k/n}{1 - k/n}")
+def shown_fsat_our(case):
+    k, n = case["k"], case["n"]
+    return (shown_fsat_ori(case) - k / n) / (1 - k / n)
+
+
+@displayed("VoCD", r"\mathrm{VoCD} = \frac{1}{|A|}\sum_{(i,i')\in A}\max\Bigl(\frac{|c_i - c_{i'}|}{\max(c_i, c_{i'})}"
+                   r" - \beta, 0\Bigr)")
+def shown_vocd(case, beta=0.0):
+    c = [x for x in _c(case) if x > 0]        # alpha = 2 (the default): every pair of recommended items is in A
+    pairs = [(a, b) for j, a in enumerate(c) for b in c[j + 1:]]
+    return sum(max(abs(a - b) / max(a, b) - beta, 0) for a, b in pairs) / len(pairs)
+
+
+def _rbp(case, gamma):
+    e = [[0.0] * case["n"] for _ in range(case["m"])]
+    for u, row in enumerate(case["top"]):
+        for z, i in enumerate(row, 1):
+            e[u][i] = gamma ** (z - 1)
+    return e
+
+
+@displayed("II-D", r"\begin{aligned}\mathrm{II\text{-}D} &= \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}(E_{u,i} - "
+                   r"\tilde E)^2,\\ E_{u,i} &= \frac{1}{W}\sum_{w=1}^{W}\mathbb{1}_{R^k_{u,w}}(i)\,\gamma^{z(u,i,w)-1},"
+                   r"\\ \tilde E &= \frac{1-\gamma^k}{n(1-\gamma)}\end{aligned}")
+def shown_iid(case, gamma=0.8):
+    n, k, m = case["n"], case["k"], case["m"]
+    e, et = _rbp(case, gamma), (1 - gamma ** k) / (n * (1 - gamma))
+    return sum((e[u][i] - et) ** 2 for u in range(m) for i in range(n)) / (m * n)
+
+
+@displayed("AI-D", r"\begin{aligned}\mathrm{AI\text{-}D} &= \frac{1}{n}\sum_{i\in I}\Bigl(\frac{1}{m}\sum_{u\in U}"
+                   r"E_{u,i} - \tilde E\Bigr)^2,\\ E_{u,i} &= \frac{1}{W}\sum_{w=1}^{W}\mathbb{1}_{R^k_{u,w}}(i)\,"
+                   r"\gamma^{z(u,i,w)-1},\\ \tilde E &= \frac{1-\gamma^k}{n(1-\gamma)}\end{aligned}")
+def shown_aid(case, gamma=0.8):
+    n, k, m = case["n"], case["k"], case["m"]
+    e, et = _rbp(case, gamma), (1 - gamma ** k) / (n * (1 - gamma))
+    return sum((sum(e[u][i] for u in range(m)) / m - et) ** 2 for i in range(n)) / n
+
+
+@displayed("IFD_mul_ori", r"\begin{aligned}\mathrm{IFD}_\times &= \frac1m\sum_{u\in U}\frac{1}{n(n-1)}\sum_{i\in I}"
+                          r"\sum_{i'\ne i}D_{u,i,i'}^2 \\ D_{u,i,i'} &= J_\times(u,i) - J_\times(u,i') \\ J_\times(u,i)"
+                          r" &= r_{u,i}\,\mathbb{1}_{L_u}(i)\,e_{\mathrm{DCG}}(z(u,i))\end{aligned}")
+def shown_ifd_mul(case):
+    n, m = case["n"], case["m"]
+    total = 0.0
+    for u in range(m):
+        j = [0.0] * n
+        for z, i in enumerate(case["top"][u], 1):
+            j[i] = (1.0 if i in set(case["rel"][u]) else 0.0) / math.log2(z + 1)
+        total += sum((j[a] - j[b]) ** 2 for a in range(n) for b in range(n) if a != b) / (n * (n - 1))
+    return total / m
+
+
+_SHOWN_IMP = (r" \\ \mathrm{Imp}_i(i') &= \sum_{u\in U}\sum_{p=1}^{k} r_{u,i}\,\frac1p\,X_{u,i',p} \\ "
+              r"X_{u,i',p} &= \frac{1}{Wm}\sum_{w=1}^{W}\mathbb{1}\bigl[z(u,i',w) = p\bigr]")
+_SHOWN_IMP_UNIF = r" \\ \mathrm{Imp}_i^{unif} &= \frac{1}{mn}\sum_{p=1}^{k}\frac1p\sum_{u\in U}r_{u,i}"
+
+
+def _imp(case):
+    """Imp[i][i'] = sum_u sum_p r_{u,i} (1/p) X_{u,i',p}, X = 1/(W m) per round in which i' is at p (W = 1)."""
+    n, m = case["n"], case["m"]
+    imp = [[0.0] * n for _ in range(n)]
+    for u, row in enumerate(case["top"]):
+        for i in case["rel"][u]:
+            for p, i2 in enumerate(row, 1):
+                imp[i][i2] += 1 / p / m
+    return imp
+
+
+def _imp_unif(case, i):
+    n, m, k = case["n"], case["m"], case["k"]
+    return sum(1 / p for p in range(1, k + 1)) * sum(i in set(r) for r in case["rel"]) / (m * n)
+
+
+@displayed("MME", r"\begin{aligned}\mathrm{MME} &= \frac1n\sum_{i\in I}\Bigl\{\max_{i'\in I}\mathrm{Imp}_i(i') - "
+                  r"\mathrm{Imp}_i(i)\Bigr\}" + _SHOWN_IMP + r"\end{aligned}")
+def shown_mme(case):
+    imp = _imp(case)
+    return sum(max(imp[i]) - imp[i][i] for i in range(case["n"])) / case["n"]
+
+
+def _off(case, test):
+    imp, n = _imp(case), case["n"]
+    if any(_imp_unif(case, i) == 0 for i in range(n)):
+        return math.nan                             # an item relevant to no user: 0/0
+    return sum(test(imp[i][i] / _imp_unif(case, i)) for i in range(n)) / n
+
+
+@displayed("IBO_ori", r"\begin{aligned}\mathrm{IBO} &= \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}"
+                      r"{\mathrm{Imp}_i^{unif}} \ge 1.1\Bigr)" + _SHOWN_IMP + _SHOWN_IMP_UNIF + r"\end{aligned}")
+def shown_ibo(case):
+    return _off(case, lambda ratio: ratio >= 1.1)
+
+
+@displayed("IWO_ori", r"\begin{aligned}\mathrm{IWO} &= \frac1n\sum_{i\in I}\delta\Bigl(\frac{\mathrm{Imp}_i(i)}"
+                      r"{\mathrm{Imp}_i^{unif}} \le 0.9\Bigr)" + _SHOWN_IMP + _SHOWN_IMP_UNIF + r"\end{aligned}")
+def shown_iwo(case):
+    return _off(case, lambda ratio: ratio <= 0.9)
+
+
+def _e_star(case, gamma):
+    e = [[0.0] * case["n"] for _ in range(case["m"])]
+    for u in range(case["m"]):
+        size = len(case["rel"][u])
+        for i in case["rel"][u]:
+            e[u][i] = 1 / size * (1 - gamma ** size) / (1 - gamma)
+    return e
+
+
+@displayed("II-F_ori", r"\begin{aligned}\mathrm{II\text{-}F} &= \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}(E_{u,i} - "
+                       r"E^*_{u,i})^2 \\ E_{u,i} &= \mathbb{1}_{L_u}(i)\,\gamma^{z(u,i)-1} \\ E^*_{u,i} &= "
+                       r"\frac{r_{u,i}}{|R^*_u|}\,\frac{1-\gamma^{|R^*_u|}}{1-\gamma}\end{aligned}")
+def shown_iif(case, gamma=0.8):
+    n, m = case["n"], case["m"]
+    e, es = _rbp(case, gamma), _e_star(case, gamma)
+    return sum((e[u][i] - es[u][i]) ** 2 for u in range(m) for i in range(n)) / (m * n)
+
+
+@displayed("AI-F", r"\begin{aligned}\mathrm{AI\text{-}F} &= \frac1n\sum_{i\in I}\bigl(\bar E_i - \bar E^*_i\bigr)^2 "
+                   r"\\ \bar E_i &= \frac1m\sum_{u\in U}E_{u,i},\quad \bar E^*_i = \frac1m\sum_{u\in U}E^*_{u,i} \\ "
+                   r"E_{u,i} &= \mathbb{1}_{L_u}(i)\,\gamma^{z(u,i)-1} \\ E^*_{u,i} &= \frac{r_{u,i}}{|R^*_u|}\,"
+                   r"\frac{1-\gamma^{|R^*_u|}}{1-\gamma}\end{aligned}")
+def shown_aif(case, gamma=0.8):
+    n, m = case["n"], case["m"]
+    e, es = _rbp(case, gamma), _e_star(case, gamma)
+    return sum((sum(e[u][i] for u in range(m)) / m - sum(es[u][i] for u in range(m)) / m) ** 2
+               for i in range(n)) / n
+
+
+# ---- Part IV (Paper 5)
+
+@displayed("PUF", r"\mathrm{PUF} = \frac{1}{m(m-1)} \sum_{u \in U} \sum_{u' \in U,\, u' \ne u} \mathrm{sim}(u, u')\,"
+                  r"\lvert S(u) - S(u') \rvert")
+def shown_puf(case):
+    x, s, m = case["x"], case["sim"], case["m"]
+    return sum(s[u][v] * abs(x[u] - x[v]) for u in range(m) for v in range(m) if v != u) / (m * (m - 1))
+
+
+@displayed("SD_ind", r"\mathrm{SD} = \sqrt{\tfrac1m \textstyle\sum_{u \in U} (S(u) - \bar S)^2}")
+def shown_sd_ind(case):
+    x = case["x"]
+    mean = sum(x) / len(x)
+    return math.sqrt(sum((v - mean) ** 2 for v in x) / len(x))
+
+
+@displayed("Gini_ind", r"\mathrm{Gini} = \frac{\sum_{j=1}^m (2j - m - 1) x_{(j)}}{m \sum_{j=1}^m x_{(j)}}")
+def shown_gini_ind(case):
+    return _gini_sorted(case["x"])
+
+
+_SHOWN_ENVY = (r"\mathrm{envy}(u, u') = \max\{\phi_u(L_{u'}) - \phi_u(L_u), 0\},\ \phi_u(L_{u'}) = "
+               r"\frac{|L_{u'} \cap R_u|}{k}")
+
+
+def _envy(case, u, v):
+    phi = lambda a, b: len(set(case["top"][b]) & set(case["rel"][a])) / case["k"]    # noqa: E731
+    return max(phi(u, v) - phi(u, u), 0)
+
+
+@displayed("ME_user", r"\mathrm{ME} = \frac{1}{m(m-1)} \sum_{u} \sum_{u' \ne u} \mathrm{envy}(u, u'),\quad "
+                      + _SHOWN_ENVY)
+def shown_me_user(case):
+    m = case["m"]
+    return sum(_envy(case, u, v) for u in range(m) for v in range(m) if v != u) / (m * (m - 1))
+
+
+@displayed("MME_user", r"\mathrm{MME}_{user} = \frac1m \sum_{u} \max_{u'} \mathrm{envy}(u, u'),\quad " + _SHOWN_ENVY)
+def shown_mme_user(case):
+    m = case["m"]
+    return sum(max(_envy(case, u, v) for v in range(m)) for u in range(m)) / m
+
+
+@displayed("PEU", r"\mathrm{PEU} = \frac1m \sum_{u} \mathbb 1\bigl[\max_{u'} \mathrm{envy}(u, u') > \varepsilon\bigr],"
+                  r"\quad " + _SHOWN_ENVY)
+def shown_peu(case, epsilon=0.05):
+    m = case["m"]
+    return sum(max(_envy(case, u, v) for v in range(m)) > epsilon for u in range(m)) / m
+
+
+@displayed("UF", r"\mathrm{UF} = \log_{\binom m2} \sum_{(u, u') \in U^*} \mathrm{sim}_{UF}(u, u')\, d_L(u, u')")
+def shown_uf(case):
+    """sim_UF: Jaccard of the histories (gamma = 1); U*: the pairs at or above mean + population SD of sim_UF;
+    d_L: mean over the k x k item pairs of 1 - cosine of the items' history columns (as ``recfair.uf`` states)."""
+    m, n, k = case["m"], case["n"], case["k"]
+    h = [set(r) for r in case["hist"]]
+    pairs = [(u, v) for u in range(m) for v in range(u + 1, m)]
+    sim = {(u, v): (len(h[u] & h[v]) / len(h[u] | h[v]) if h[u] | h[v] else 0.0) for u, v in pairs}
+    mean = sum(sim.values()) / len(pairs)
+    t = mean + math.sqrt(sum((s - mean) ** 2 for s in sim.values()) / len(pairs))
+    col = [[1.0 if i in h[u] else 0.0 for u in range(m)] for i in range(n)]
+
+    def cos(a, b):
+        na, nb = math.sqrt(sum(v * v for v in col[a])), math.sqrt(sum(v * v for v in col[b]))
+        if a == b:
+            return 1.0
+        return sum(p * q for p, q in zip(col[a], col[b])) / (na * nb) if na and nb else 0.0
+
+    total = 0.0
+    for u, v in pairs:
+        if sim[(u, v)] >= t and sim[(u, v)] > 0:
+            d = sum(1 - cos(i, j) for i in case["top"][u] for j in case["top"][v]) / k ** 2
+            total += sim[(u, v)] * d
+    return math.log(total) / math.log(m * (m - 1) / 2) if total > 0 else -math.inf
+
+
+# ---- Part V (Paper 6)
+
+def _groups(case):
+    out = {}
+    for value, label in zip(case["x"], case["g"]):
+        out.setdefault(label, []).append(value)
+    return list(out.values())
+
+
+def _gm(case):
+    return [sum(g) / len(g) for g in _groups(case)]
+
+
+_SHOWN_MEANS = r"\bar g_j = \tfrac{1}{|G_j|}\textstyle\sum_{u \in G_j} S(u)"
+
+
+@displayed("Min_group", r"\mathrm{Min} = \operatorname{mean}\{\bar g_j : \bar g_j \le Q_{1/4}(\bar g)\},\quad "
+                        + _SHOWN_MEANS)
+def shown_min_group(case):
+    gm = sorted(_gm(case))
+    pos = 0.25 * (len(gm) - 1)                 # the linearly interpolated quartile
+    lo = int(math.floor(pos))
+    q = gm[lo] + (gm[min(lo + 1, len(gm) - 1)] - gm[lo]) * (pos - lo)
+    chosen = [v for v in gm if v <= q]
+    return sum(chosen) / len(chosen)
+
+
+@displayed("Range_group", r"\mathrm{Range} = \max_j \bar g_j - \min_j \bar g_j,\quad " + _SHOWN_MEANS)
+def shown_range_group(case):
+    return max(_gm(case)) - min(_gm(case))
+
+
+def _sd(values):
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values))
+
+
+@displayed("SD_group", r"\mathrm{SD} = \sqrt{\tfrac{1}{N'}\textstyle\sum_j (\bar g_j - \bar{\bar g})^2}")
+def shown_sd_group(case):
+    return _sd(_gm(case))
+
+
+@displayed("MAD_group", r"\mathrm{MAD} = \binom{N'}{2}^{-1} \textstyle\sum_{j < l} \lvert \bar g_j - \bar g_l \rvert")
+def shown_mad_group(case):
+    gm = _gm(case)
+    pairs = [(a, b) for j, a in enumerate(gm) for b in gm[j + 1:]]
+    return sum(abs(a - b) for a, b in pairs) / math.comb(len(gm), 2)
+
+
+@displayed("Gini_group", r"\mathrm{Gini} = \frac{\sum_{j=1}^{N'} (2j - N' - 1)\, \bar g_{(j)}}{N' \sum_j \bar g_j}")
+def shown_gini_group(case):
+    return _gini_sorted(_gm(case))
+
+
+@displayed("CV_group", r"\mathrm{CV} = \mathrm{SD}(\bar g) / \operatorname{mean}(\bar g)")
+def shown_cv_group(case):
+    gm = _gm(case)
+    return _sd(gm) / (sum(gm) / len(gm))
+
+
+@displayed("FStat_group", r"F = \frac{\sum_j |G_j| (\bar g_j - \bar S)^2 / (N' - 1)}"
+                          r"{\sum_j \sum_{u \in G_j} (S(u) - \bar g_j)^2 / (m - N')}")
+def shown_fstat_group(case):
+    groups, x = _groups(case), case["x"]
+    mean, n_groups = sum(x) / len(x), len(groups)
+    between = sum(len(g) * (sum(g) / len(g) - mean) ** 2 for g in groups) / (n_groups - 1)
+    within = sum((v - sum(g) / len(g)) ** 2 for g in groups for v in g) / (len(x) - n_groups)
+    return between / within
+
+
+@displayed("KL_group", r"\mathrm{KL} = \textstyle\sum_j p_j \log_2 \frac{p_j}{q_j},\ p_j = \frac{\bar g_j}"
+                       r"{\sum_l \bar g_l},\ q_j = \frac{|G_j|}{m}")
+def shown_kl_group(case):
+    groups, gm = _groups(case), _gm(case)
+    p = [v / sum(gm) for v in gm]
+    q = [len(g) / case["m"] for g in groups]
+    return sum(a * math.log2(a / b) for a, b in zip(p, q) if a > 0)
+
+
+@displayed("GCE_group", r"\mathrm{GCE} = -\frac{1}{\beta(1-\beta)} \Bigl[\textstyle\sum_{j=1}^{N'} p_f^{\beta}\,"
+                        r"\tilde p_j^{\,1-\beta} - 1\Bigr],\ p_f = \frac{1}{N'},\ \tilde p_j = \frac{\lambda p_j + "
+                        r"(1-\lambda) c}{\sum_l (\lambda p_l + (1-\lambda) c)},\ p_j = \frac{\bar g_j}{\sum_l \bar g_l}")
+def shown_gce_group(case, beta=2.0, lam=0.95, c=1e-4):
+    gm = _gm(case)
+    p = [v / sum(gm) for v in gm]
+    hat = [lam * v + (1 - lam) * c for v in p]
+    tilde = [v / sum(hat) for v in hat]
+    pf = 1 / len(gm)
+    return -1 / (beta * (1 - beta)) * (sum(pf ** beta * t ** (1 - beta) for t in tilde) - 1)
+
+
+def _ede(values, eps):
+    return (sum(v ** (1 - eps) for v in values) / len(values)) ** (1 / (1 - eps))
+
+
+@displayed("Atk_group", r"\mathrm{Atk}_{\mathrm{group}} = 1 - \frac{\bigl(\sum_j \frac{|G_j|}{m} \xi_j^{1-\varepsilon}"
+                        r"\bigr)^{1/(1-\varepsilon)}}{\sum_j \frac{|G_j|}{m} \xi_j},\ \xi_j = \Bigl(\tfrac{1}{|G_j|}"
+                        r"\textstyle\sum_{u \in G_j} S(u)^{1-\varepsilon}\Bigr)^{1/(1-\varepsilon)}")
+def shown_atk_group(case, eps=0.5):
+    groups, m = _groups(case), case["m"]
+    xi = [_ede(g, eps) for g in groups]
+    num = sum(len(g) / m * v ** (1 - eps) for g, v in zip(groups, xi)) ** (1 / (1 - eps))
+    return 1 - num / sum(len(g) / m * v for g, v in zip(groups, xi))
+
+
+def _weights(case):
+    return [sum(g) / sum(case["x"]) for g in _groups(case)]
+
+
+@displayed("SD_within", r"\mathrm{SD}_{\mathrm{within}} = \textstyle\sum_j w_j\, \mathrm{SD}(G_j),"
+                        r"\ w_j = \frac{\sum_{u \in G_j} S(u)}{\sum_u S(u)}")
+def shown_sd_within(case):
+    return sum(w * _sd(g) for w, g in zip(_weights(case), _groups(case)))
+
+
+@displayed("Gini_within", r"\mathrm{Gini}_{\mathrm{within}} = \textstyle\sum_j w_j\, \mathrm{Gini}(G_j),"
+                          r"\ w_j = \frac{\sum_{u \in G_j} S(u)}{\sum_u S(u)}")
+def shown_gini_within(case):
+    return sum(w * _gini_sorted(g) for w, g in zip(_weights(case), _groups(case)) if sum(g) > 0)
+
+
+def _atk(values, eps=0.5):
+    return 1 - _ede(values, eps) / (sum(values) / len(values))
+
+
+@displayed("Atk_within", r"\mathrm{Atk}_{\mathrm{within}} = \textstyle\sum_j w_j\, \mathrm{Atk}(G_j),"
+                         r"\ w_j = \frac{\sum_{u \in G_j} S(u)}{\sum_u S(u)}")
+def shown_atk_within(case):
+    return sum(w * _atk(g) for w, g in zip(_weights(case), _groups(case)) if sum(g) > 0)
+
+
+@displayed("Atk_ind", r"\mathrm{Atk}_{\mathrm{ind}} = 1 - \frac{\bigl(\frac1m \sum_u S(u)^{1-\varepsilon}\bigr)"
+                      r"^{1/(1-\varepsilon)}}{\bar S}")
+def shown_atk_ind(case, eps=0.5):
+    return _atk(case["x"], eps)
+
+
+@displayed("DPFR", r"\mathrm{DPFR}_\alpha = d_E\bigl((\mathrm{Rel}, \mathrm{Fair}),\, s_\alpha\bigr),"
+                   r"\quad s_\alpha = x^{t'},\\ t' = \operatorname*{argmin}_{j}\,\bigl|\mathrm{lenPF}(T^j) - "
+                   r"\alpha\,\mathrm{lenPF}(P)\bigr|")
+def shown_dpfr(rel_score, fair_score, points, alpha=0.5):
+    """``points``: the frontier P, from the most relevant end; lenPF(T^j) the polyline length up to x^j."""
+    lengths = [0.0]
+    for a, b in zip(points, points[1:]):
+        lengths.append(lengths[-1] + math.dist(a, b))
+    t = min(range(len(points)), key=lambda j: abs(lengths[j] - alpha * lengths[-1]))
+    return math.dist((rel_score, fair_score), points[t])

@@ -85,7 +85,8 @@ def _gathered(*rows: str) -> str:
     return r"\begin{gathered}" + r" \\ ".join(rows) + r"\end{gathered}"
 
 
-_IMP = (r"\mathrm{Imp}_i(i') &= \sum_{u\in U}\sum_{p=1}^{k} r_{u,i}\,\frac1p\,X_{u,i',p}",)
+_IMP = (r"\mathrm{Imp}_i(i') &= \sum_{u\in U}\sum_{p=1}^{k} r_{u,i}\,\frac1p\,X_{u,i',p}",
+        r"X_{u,i',p} &= \frac{1}{Wm}\sum_{w=1}^{W}\mathbb{1}\bigl[z(u,i',w) = p\bigr]")
 _IMP_UNIF = (r"\mathrm{Imp}_i^{unif} &= \frac{1}{mn}\sum_{p=1}^{k}\frac1p\sum_{u\in U}r_{u,i}",)
 _EXP = (r"E_{u,i} &= \mathbb{1}_{L_u}(i)\,\gamma^{z(u,i)-1}",
         r"E^*_{u,i} &= \frac{r_{u,i}}{|R^*_u|}\,\frac{1-\gamma^{|R^*_u|}}{1-\gamma}")
