@@ -6,7 +6,7 @@ each of them (PUF and its baselines)? Part V (user groups) is :mod:`recfair.grou
 ==============  ==========================================================================
 module          what it holds
 ==============  ==========================================================================
-``measures``    PUF, SD_ind, Gini_ind (on per-user scores), ME_user, MME_user, PEU (envy on
+``measures``    PUF, SD_ind, Gini_ind (on per-user effectiveness), ME_user, MME_user, PEU (envy on
                 the corrected utility), UF (Wu et al.), the utility and envy matrices
 ``similarity``  Jaccard and cosine user similarity from history, block by block
                 (:class:`UserSimilarity`), min-max over distinct pairs, sim_JS
