@@ -177,7 +177,7 @@ def iaa(top_k, grades, corrected):
         norm = (grades[u] - lo) / (hi - lo) if hi > lo else (grades[u] > 0).astype(float)
         shown = [int(i) for i in top_k[u]]
         ranking = shown + [i for i in range(n) if i not in shown]   # unexposed items: attention 0
-        total += iaa_user(relevance_by_rank(ranking, norm), k, corrected)
+        total += iaa_user(relevance_by_rank(ranking, norm), k=k, corrected=corrected)
     return total / m
 
 

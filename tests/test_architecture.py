@@ -207,6 +207,7 @@ import inspect  # noqa: E402
 
 #: Parameter names for data: a function that takes one of these is an array function (rule 3).
 DATA = {"top_k", "relevant", "relevance", "history", "effectiveness", "rounds", "ranking", "lists", "values",
+        "rel_by_rank", "positions", "distributions", "item_features", "blocks", "popularity", "exposure_counts",
         "rel_score", "fair_score", "frontier", "exposure", "scores"}
 #: Parameters that are never positional in an array function (recfair/README.md, "One dialect").
 KEYWORD_ONLY = {"n_items", "k", "seed", "groups", "similarity", "on_undefined", "n_users"}

@@ -51,16 +51,16 @@ def test_kernels_match_references_on_every_ranking(n):
         for R in range(n + 1):
             for pos in itertools.combinations(range(1, n + 1), R):
                 rel = rel_of(n, pos)
-                assert jb.iaa_user(rel, k) == close(reference.iaa_user(rel, k))
+                assert jb.iaa_user(rel, k=k) == close(reference.iaa_user(rel, k))
                 if k >= 2:
-                    assert jb.iaa_user(rel, k, corrected=False) == close(reference.iaa_user(rel, k, False))
-                assert jb.iif_user(rel, k, gamma=0.8) == close(reference.iif_user(rel, k, 0.8))
-                assert jb.ifd_mul_user(rel, k) == close(reference.ifd_mul_user(rel, k))
+                    assert jb.iaa_user(rel, k=k, corrected=False) == close(reference.iaa_user(rel, k, False))
+                assert jb.iif_user(rel, k=k, gamma=0.8) == close(reference.iif_user(rel, k, 0.8))
+                assert jb.ifd_mul_user(rel, k=k) == close(reference.ifd_mul_user(rel, k))
                 if R:
-                    assert jb.ifd_div_user(rel, k) == close(reference.ifd_div_user(rel, k))
-                    assert jb.ifd_div_user(rel, None) == close(reference.ifd_div_user(rel, None))
+                    assert jb.ifd_div_user(rel, k=k) == close(reference.ifd_div_user(rel, k))
+                    assert jb.ifd_div_user(rel, k=None) == close(reference.ifd_div_user(rel, None))
                 else:
-                    assert math.isnan(jb.ifd_div_user(rel, k))
+                    assert math.isnan(jb.ifd_div_user(rel, k=k))
 
 
 def test_exchangeability_all_permutations():
@@ -98,7 +98,7 @@ def test_iif_other_examination_uses_the_same_rankings():
     # the exchange argument needs only non-increasing exposure: check with DCG on n=6
     for k in range(1, 7):
         for R in range(7):
-            values = [jb.iif_user(rel_of(6, pos), k, "dcg") for pos in itertools.combinations(range(1, 7), R)]
+            values = [jb.iif_user(rel_of(6, pos), k=k, examination="dcg") for pos in itertools.combinations(range(1, 7), R)]
             assert jb.iif_most_fair(6, k, R, examination="dcg") == close(min(values))
             assert jb.iif_most_unfair(6, k, R, examination="dcg") == close(max(values))
 
@@ -158,7 +158,7 @@ def test_ifd_div_sorted_weight_identity_d5(values):
 def test_ifd_mul_variance_identity_d8(case):
     n, k, positions = case
     rel = rel_of(n, positions)
-    assert jb.ifd_mul_user(rel, k) == close(reference.ifd_mul_user(rel, k), abs=1e-12)
+    assert jb.ifd_mul_user(rel, k=k) == close(reference.ifd_mul_user(rel, k), abs=1e-12)
     shown = [p for p in positions if p <= k]
     assert jb.ifd_mul_from_positions(n, shown) == close(reference.ifd_mul_user(rel, k), abs=1e-12)
 
@@ -225,7 +225,7 @@ def test_ifd_div_k_eq_n_10_table_and_the_0158_slip():
 
 def test_ifd_div_bottom_strategy_fails_when_r_exceeds_n_minus_k():
     """Spec §8.2 item 11 / D7': n=15, k=10, R=6: bottom 0.04015, true minimum 0.01868 at positions 5-10."""
-    bottom = jb.ifd_div_user(rel_of(15, range(10, 16)), 10)
+    bottom = jb.ifd_div_user(rel_of(15, range(10, 16)), k=10)
     assert round(bottom, 5) == 0.04015
     assert round(jb.ifd_div_most_fair(15, 10, 6), 5) == 0.01868
     assert jb.ifd_div_positions(15, 10, 6, "most_fair").tolist() == [5, 6, 7, 8, 9, 10]
@@ -273,7 +273,7 @@ def test_iaa_toy_values():
     assert 1 - jb.iaa_attention(10)[9] == close(0.9)
     assert 1 - jb.iaa_attention(10, corrected=False)[9] == close(1.0)
     rel, without = rel_of(10, [10]), rel_of(10, [])
-    assert (jb.iaa_user(rel, 10) - jb.iaa_user(without, 10)) * 10 == close(0.9 - 0.1)
+    assert (jb.iaa_user(rel, k=10) - jb.iaa_user(without, k=10)) * 10 == close(0.9 - 0.1)
     # the per-user normalisation reaches 0 and 1 at the generated rankings
     for n, k, R in [(10, 3, 2), (10, 3, 9), (6, 6, 3)]:
         lo, hi = jb.iaa_most_fair(n, k, R), jb.iaa_most_unfair(n, k, R)
@@ -282,9 +282,9 @@ def test_iaa_toy_values():
 
 def test_ifd_div_top_k_insensitivity_example_x12():
     rel = [0, 1, 1]
-    assert round(jb.ifd_div_user(rel, None), 3) == 0.033
-    assert round(jb.ifd_div_user(rel, 2), 3) == 0.158
-    assert jb.ifd_div_user(rel, 1) == 0.0
+    assert round(jb.ifd_div_user(rel, k=None), 3) == 0.033
+    assert round(jb.ifd_div_user(rel, k=2), 3) == 0.158
+    assert jb.ifd_div_user(rel, k=1) == 0.0
 
 
 # ----------------------------------------------------------------------------- generators
@@ -356,7 +356,7 @@ def test_validation_errors():
     with pytest.raises(ValueError):
         jb.iaa_most_fair(5, 1, 2, corrected=False)
     with pytest.raises(ValueError):
-        jb.iaa_user([0, 2, 1], 2)
+        jb.iaa_user([0, 2, 1], k=2)
     with pytest.raises(ValueError):
         jb.ifd_mul_positions(30, 25, 3, exact=True)
     with pytest.raises(ValueError):
@@ -464,7 +464,7 @@ def test_one_search_two_forms_agree_and_check_their_arguments():
     by_kernel = jb.exhaustive(jb.iaa_user, 1, n, k, R=R, corrected=False)
     assert tuple(by_name) == pytest.approx(tuple(by_kernel))
     assert by_kernel.count == math.comb(n, R) and by_name.count == math.factorial(n)
-    assert jb.iaa_user(jb.ranking_from_positions(n, by_kernel.argmin), k, corrected=False) == by_kernel.low
+    assert jb.iaa_user(jb.ranking_from_positions(n, by_kernel.argmin), k=k, corrected=False) == by_kernel.low
     with pytest.raises(ValueError, match="m must be 1"):
         jb.exhaustive(jb.iaa_user, 2, n, k, R=R)
     with pytest.raises(ValueError, match="needs R="):

@@ -17,7 +17,7 @@ def test_scores_follow_the_per_user_kernels():
     assert list(frame.index) == list(range(4, 9))
     for rank, row in frame.iterrows():
         rel = joint_bounds.ranking_from_positions(8, [1, 3, rank])
-        assert row["IFD_div_ori"] == pytest.approx(joint_bounds.ifd_div_user(rel, None))
+        assert row["IFD_div_ori"] == pytest.approx(joint_bounds.ifd_div_user(rel, k=None))
     # the corrected version reads only the top-k and R, so it is the same in every row
     assert np.ptp(frame["IFD_div_our"].to_numpy()) == pytest.approx(0.0)
     assert np.ptp(frame["IFD_div_ori"].to_numpy()) > 0.01

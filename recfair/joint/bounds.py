@@ -132,21 +132,21 @@ def iif_target(R: int, examination: str = "rbp", **params) -> float:
 
 # --------------------------------------------------------------------------- per-user kernels
 
-def iaa_user(rel_by_rank, k: int, corrected: bool = True) -> float:
+def iaa_user(rel_by_rank, *, k: int, corrected: bool = True) -> float:
     r"""IAA(u) of one full ranking: :math:`\frac1n\sum_p |a_p - r_{(p)}|`, ``a_p`` = attention in
     the top-k, else 0 (W = 1, binary relevance, so :math:`\tilde r = r`).
 
-    >>> iaa_user([0, 0, 1, 1], 2, corrected=False)   # thesis toy (binary analogue): 1/4 + 2/4
+    >>> iaa_user([0, 0, 1, 1], k=2, corrected=False)   # thesis toy (binary analogue): 1/4 + 2/4
     0.75
     """
     rel = _rel_vector(rel_by_rank)
     return float(_separable_user(rel, iaa_attention(k, corrected)[:rel.size], rel, core.abs_cost) / rel.size)
 
 
-def iif_user(rel_by_rank, k: int, examination: str = "rbp", **params) -> float:
+def iif_user(rel_by_rank, *, k: int, examination: str = "rbp", **params) -> float:
     r"""II-F(u) of one full ranking: :math:`\frac1n\sum_p (E_{(p)} - E^*_{(p)})^2`.
 
-    >>> round(iif_user([1, 1, 0], 2, gamma=0.8), 6)   # thesis's II-F minimum 0.007 (1/150)
+    >>> round(iif_user([1, 1, 0], k=2, gamma=0.8), 6)   # thesis's II-F minimum 0.007 (1/150)
     0.006667
     """
     rel = _rel_vector(rel_by_rank)
@@ -177,14 +177,14 @@ def ifd_div_from_values(values) -> float:
     return float(core.ifd_div_identity(v, np.array([0, v.size]))[0])
 
 
-def ifd_div_user(rel_by_rank, k: int | None, examination: str = "dcg", **params) -> float:
+def ifd_div_user(rel_by_rank, *, k: int | None, examination: str = "dcg", **params) -> float:
     r"""IFD÷(u) of one full ranking.
 
     ``k`` given: the corrected :math:`J_{\div\text{-our}}` (exposure zero beyond ``k``);
     ``k=None``: the original, whose :math:`J_\div` is the weight of the position in the full
     ranking (no top-k indicator). ``nan`` if no item is relevant.
 
-    >>> round(ifd_div_user([0, 1, 1], None), 3), round(ifd_div_user([0, 1, 1], 2), 3)  # thesis X12
+    >>> round(ifd_div_user([0, 1, 1], k=None), 3), round(ifd_div_user([0, 1, 1], k=2), 3)  # thesis X12
     (0.033, 0.158)
     """
     rel = _rel_vector(rel_by_rank)
@@ -210,10 +210,10 @@ def ifd_mul_from_positions(n: int, positions, examination: str = "dcg", **params
     return float(core.ifd_mul_closed_form(n, e.sum(), (e**2).sum()))
 
 
-def ifd_mul_user(rel_by_rank, k: int, examination: str = "dcg", **params) -> float:
+def ifd_mul_user(rel_by_rank, *, k: int, examination: str = "dcg", **params) -> float:
     """IFD×(u) of one full ranking (relevant items beyond ``k`` get ``J = 0``).
 
-    >>> round(ifd_mul_user([0] * 9 + [1], 10), 5)   # thesis's IFD× minimum 0.0167
+    >>> round(ifd_mul_user([0] * 9 + [1], k=10), 5)   # thesis's IFD× minimum 0.0167
     0.01671
     """
     rel = _rel_vector(rel_by_rank)
@@ -221,7 +221,7 @@ def ifd_mul_user(rel_by_rank, k: int, examination: str = "dcg", **params) -> flo
     return ifd_mul_from_positions(rel.size, positions, examination, **params)
 
 
-#: The per-user kernels by measure name: ``kernel(rel_by_rank, k, **params) -> float``.
+#: The per-user kernels by measure name: ``kernel(rel_by_rank, *, k, **params) -> float``.
 KERNELS: dict[str, Callable[..., float]] = {
     "IAA": iaa_user, "II-F": iif_user, "IFD_div": ifd_div_user, "IFD_mul": ifd_mul_user,
 }
@@ -282,7 +282,7 @@ def _iif_generic(n, k, R, on_top: bool, examination, params) -> float:
         rel[:R] = 1
     elif R:
         rel[-R:] = 1
-    return iif_user(rel, k, examination, **params)
+    return iif_user(rel, k=k, examination=examination, **params)
 
 
 def iif_most_fair(n: int, k: int, R: int, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
@@ -666,7 +666,7 @@ def exhaustive(measure, m: int, n: int, k: int, *, relevant=None, R: int | None 
       every combination of one full ranking per user (``(n!)^m`` of them) for the users'
       ``relevant`` items, each scored by the measure itself; what
       :func:`recfair.bounds.exhaustive` dispatches to.
-    * ``measure`` a **per-user kernel** ``kernel(rel_by_rank, k, **params)`` (one of
+    * ``measure`` a **per-user kernel** ``kernel(rel_by_rank, *, k, **params)`` (one of
       :data:`KERNELS`, e.g. :func:`iaa_user`), ``m = 1`` and ``R`` relevant items: items are
       exchangeable, so every ranking is covered by trying each set of ``R`` relevant positions
       once (``math.comb(n, R)`` of them; ``permutations=True`` literally enumerates all ``n!``
@@ -753,7 +753,7 @@ def _exhaustive_kernel(kernel, m, n, k, R, permutations, max_configurations, par
         raise ValueError(f"{total:,} rankings exceed max_configurations={max_configurations:,}.")
     lo, hi, arg_lo, arg_hi = math.inf, -math.inf, None, None
     for positions in configs:
-        value = kernel(ranking_from_positions(n, positions), k, **params)
+        value = kernel(ranking_from_positions(n, positions), k=k, **params)
         if math.isnan(value):
             continue
         if value < lo - 1e-15:
