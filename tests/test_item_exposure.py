@@ -603,7 +603,7 @@ def test_zero_feature_vector_of_a_recommended_item_is_rejected():
 @pytest.mark.parametrize("base", [1, 0.5, -2, float("inf"), "e"])
 @pytest.mark.parametrize("func", [rf.item_entropy, rf.item_entropy_defined, rf.item_entropy_corrected])
 def test_bad_log_base_is_rejected(func, base):
-    with pytest.raises(ValueError, match="base"):
+    with pytest.raises(TypeError if isinstance(base, str) else ValueError, match="base"):   # one check_real
         func(TOP, n_items=4, base=base)
 
 
