@@ -16,7 +16,6 @@ or, for PUF, SD_ind and Gini_ind, on per-user effectiveness values directly with
 from __future__ import annotations
 
 import hashlib
-import inspect
 import math
 from collections import OrderedDict
 
