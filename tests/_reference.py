@@ -1187,30 +1187,34 @@ def shown_kl_group(case):
     return sum(a * math.log2(a / b) for a, b in zip(p, q) if a > 0)
 
 
-@displayed("GCE_group", r"\mathrm{GCE} = -\frac{1}{\beta(1-\beta)} \Bigl[\textstyle\sum_{j=1}^{N'} p_f^{\beta}\,"
-                        r"\tilde p_j^{\,1-\beta} - 1\Bigr],\ p_f = \frac{1}{N'},\ \tilde p_j = \frac{\lambda p_j + "
-                        r"(1-\lambda) c}{\sum_l (\lambda p_l + (1-\lambda) c)},\ p_j = \frac{\bar g_j}{\sum_l \bar g_l}")
+@displayed("GCE_group", r"\mathrm{GCE} = \frac{1 - \sum_{j=1}^{N'} p_f^{\beta}\,\tilde p_j^{\,1-\beta}}{\beta(1-\beta)},"
+                        r"\ p_f = \frac{1}{N'},\ \tilde p_j = \frac{\lambda p_j + (1-\lambda) c}{\sum_l (\lambda p_l + "
+                        r"(1-\lambda) c)},\ p_j = \frac{\bar g_j}{\sum_l \bar g_l}")
 def shown_gce_group(case, beta=2.0, lam=0.95, c=1e-4):
     gm = _gm(case)
     p = [v / sum(gm) for v in gm]
     hat = [lam * v + (1 - lam) * c for v in p]
     tilde = [v / sum(hat) for v in hat]
     pf = 1 / len(gm)
-    return -1 / (beta * (1 - beta)) * (sum(pf ** beta * t ** (1 - beta) for t in tilde) - 1)
+    return (1 - sum(pf ** beta * t ** (1 - beta) for t in tilde)) / (beta * (1 - beta))
 
 
 def _ede(values, eps):
     return (sum(v ** (1 - eps) for v in values) / len(values)) ** (1 / (1 - eps))
 
 
-@displayed("Atk_group", r"\mathrm{Atk}_{\mathrm{group}} = 1 - \frac{\bigl(\sum_j \frac{|G_j|}{m} \xi_j^{1-\varepsilon}"
-                        r"\bigr)^{1/(1-\varepsilon)}}{\sum_j \frac{|G_j|}{m} \xi_j},\ \xi_j = \Bigl(\tfrac{1}{|G_j|}"
-                        r"\textstyle\sum_{u \in G_j} S(u)^{1-\varepsilon}\Bigr)^{1/(1-\varepsilon)}")
+@displayed("Atk_group", r"\mathrm{Atk}_{\mathrm{group}} = 1 - \frac{M_{1-\varepsilon}(\xi)}{M_1(\xi)},"
+                        r"\ M_r(\xi) = \Bigl(\textstyle\sum_j \frac{|G_j|}{m} \xi_j^{\,r}\Bigr)^{1/r},"
+                        r"\ \xi_j = \Bigl(\tfrac{1}{|G_j|}\textstyle\sum_{u \in G_j} S(u)^{1-\varepsilon}\Bigr)"
+                        r"^{1/(1-\varepsilon)}")
 def shown_atk_group(case, eps=0.5):
     groups, m = _groups(case), case["m"]
     xi = [_ede(g, eps) for g in groups]
-    num = sum(len(g) / m * v ** (1 - eps) for g, v in zip(groups, xi)) ** (1 / (1 - eps))
-    return 1 - num / sum(len(g) / m * v for g, v in zip(groups, xi))
+
+    def power_mean(r):
+        return sum(len(g) / m * v ** r for g, v in zip(groups, xi)) ** (1 / r)
+
+    return 1 - power_mean(1 - eps) / power_mean(1)
 
 
 def _weights(case):

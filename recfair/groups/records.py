@@ -86,12 +86,12 @@ _GROUP_FORMULAS = {
                    r"{\sum_j \sum_{u \in G_j} (S(u) - \bar g_j)^2 / (m - N')}",
     "KL_group": r"\mathrm{KL} = \textstyle\sum_j p_j \log_2 \frac{p_j}{q_j},\ p_j = \frac{\bar g_j}{\sum_l \bar g_l},"
                 r"\ q_j = \frac{|G_j|}{m}",
-    "GCE_group": r"\mathrm{GCE} = -\frac{1}{\beta(1-\beta)} \Bigl[\textstyle\sum_{j=1}^{N'} p_f^{\beta}\,"
-                 r"\tilde p_j^{\,1-\beta} - 1\Bigr],\ p_f = \frac{1}{N'},"
+    "GCE_group": r"\mathrm{GCE} = \frac{1 - \sum_{j=1}^{N'} p_f^{\beta}\,\tilde p_j^{\,1-\beta}}{\beta(1-\beta)},"
+                 r"\ p_f = \frac{1}{N'},"
                  r"\ \tilde p_j = \frac{\lambda p_j + (1-\lambda) c}{\sum_l (\lambda p_l + (1-\lambda) c)},"
                  r"\ p_j = \frac{\bar g_j}{\sum_l \bar g_l}",
-    "Atk_group": r"\mathrm{Atk}_{\mathrm{group}} = 1 - \frac{\bigl(\sum_j \frac{|G_j|}{m} \xi_j^{1-\varepsilon}"
-                 r"\bigr)^{1/(1-\varepsilon)}}{\sum_j \frac{|G_j|}{m} \xi_j},"
+    "Atk_group": r"\mathrm{Atk}_{\mathrm{group}} = 1 - \frac{M_{1-\varepsilon}(\xi)}{M_1(\xi)},"
+                 r"\ M_r(\xi) = \Bigl(\textstyle\sum_j \frac{|G_j|}{m} \xi_j^{\,r}\Bigr)^{1/r},"
                  r"\ \xi_j = \Bigl(\tfrac{1}{|G_j|}\textstyle\sum_{u \in G_j} S(u)^{1-\varepsilon}\Bigr)"
                  r"^{1/(1-\varepsilon)}",
     "SD_within": r"\mathrm{SD}_{\mathrm{within}} = \textstyle\sum_j w_j\, \mathrm{SD}(G_j),"
