@@ -39,6 +39,7 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
+from .._distributed import check_client
 from .._validation import check_item_sets, check_on_undefined, check_top_k, undefined
 from ..run import contains
 from .similarity import UserSimilarity, genre_distributions, sim_js
@@ -110,7 +111,7 @@ def pair_abs_diff_sum(scores) -> float:
 # ------------------------------------------------------------------------------------------ PUF
 
 def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False, block_size: int | None = None,
-        on_undefined: str = "warn") -> float:
+        on_undefined: str = "warn", client=None) -> float:
     r"""Pairwise User unFairness: similarity-weighted effectiveness gaps over user pairs (Paper 5).
 
     .. math::
@@ -163,22 +164,19 @@ def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False
     bad = _undefined_users("PUF", s, on_undefined)
     if bad is not None:
         return bad
+    check_client(client)
+    from . import _kernels                               # numba: compiled on first use, cached on disk
     m = s.size
-    total, lo, hi = 0.0, np.inf, -np.inf
-    if source.kind == "cosine":                     # bilinear: one pass over the items, no pair visited
-        total = source.cosine_weighted_sum(s)
+    lo = hi = 0.0
+    if source.kind == "cosine" and not (minmax and getattr(source, "_range", None) is None):
+        weighted = source.cosine_weighted_sum(s) / 2.0   # bilinear: one pass over the items, no pair visited
         if minmax:
-            lo, hi = source.offdiag_range(block_size)   # computed once per similarity, then cached
-    for start, block in (() if source.kind == "cosine" else source.upper_blocks(block_size)):
-        b = block.shape[0]
-        total += 2.0 * float(np.einsum("ij,ij->", block, np.abs(s[start:start + b, None] - s[None, start:])))
-        if minmax:
-            below = np.tril_indices(b)
-            block[:, :b][below] = np.inf
-            lo = min(lo, float(block.min()))
-            block[:, :b][below] = -np.inf
-            hi = max(hi, float(block.max()))
-    weighted = total / 2.0                                  # unordered pairs
+            lo, hi = source._range                       # found once per similarity (the paper computes it once)
+    else:                                                # one compiled pass over the pairs: sum, min and max
+        stats = _kernels.pair_stats(source, s, client=client, block_size=block_size)
+        weighted, lo, hi = stats["weighted"], stats["min"], stats["max"]
+        if source.kind == "cosine":
+            source._range = (lo, hi)
     if minmax and hi > lo:
         weighted = (weighted - lo * pair_abs_diff_sum(s)) / (hi - lo)
     value = weighted / (m * (m - 1) / 2.0)
@@ -250,28 +248,16 @@ def _denominator(rel, k, phi):
     return np.full(n_rel.shape, float(k)) if phi == "k" else np.minimum(n_rel, k)
 
 
-def _envy_stats(top, rel, phi, block_size=None):
-    """(sum of envy over ordered pairs, each user's largest envy), block by block."""
-    m, k = top.shape
-    n = rel.shape[1]
+def _envy_stats(top, rel, phi, block_size=None, client=None):
+    """(sum of envy over ordered pairs, each user's largest envy): one compiled pass over each user's hits."""
+    from . import _kernels
+
+    check_client(client)
+    k = top.shape[1]
     den = _denominator(rel, k, phi)
     inv = np.divide(1.0, den, out=np.zeros_like(den), where=den > 0)
     own = contains(rel, top).sum(axis=1) * inv                       # phi_u(L_u)
-    lists_t = sp.csr_matrix((np.ones(top.size, dtype=np.float32), top.ravel(), np.arange(0, top.size + 1, k)),
-                            shape=(m, n)).T.tocsr()
-    relf = rel.astype(np.float32)
-    step = max(1, int(block_size)) if block_size else max(1, (1 << 22) // max(m, 1))
-    total, best = 0.0, np.zeros(m)
-    for start in range(0, m, step):
-        hits = (relf[start:start + step] @ lists_t).tocsr()        # |L_u' ∩ R_u| for the block's users u
-        counts = np.diff(hits.indptr)
-        rows = np.repeat(np.arange(start, start + hits.shape[0]), counts)
-        envy = np.maximum(hits.data * inv[rows] - own[rows], 0.0)
-        total += float(envy.sum())
-        nonempty = np.flatnonzero(counts)
-        if nonempty.size:
-            best[start + nonempty] = np.maximum.reduceat(envy, hits.indptr[nonempty])
-    return total, best
+    return _kernels.envy_stats(top, rel, inv, own, client=client, block_size=block_size)
 
 
 def utility_matrix(top_k, *, relevant, n_items: int, k: int | None = None, phi: str = "k") -> np.ndarray:
@@ -301,7 +287,7 @@ def envy_matrix(top_k, *, relevant, n_items: int, k: int | None = None, phi: str
 
 
 def mean_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, normalization: str = "mean",
-                   phi: str = "k", block_size: int | None = None) -> float:
+                   phi: str = "k", block_size: int | None = None, client=None) -> float:
     r"""Mean envy between users (ME; Patro et al. 2020, Biswas et al. 2021), on the corrected utility.
 
     .. math::
@@ -330,13 +316,13 @@ def mean_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, norma
     """
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
     _check_choice(normalization, NORMALIZATIONS, "normalization")
-    total, _ = _envy_stats(top, rel, phi, block_size)
+    total, _ = _envy_stats(top, rel, phi, block_size, client)
     m = top.shape[0]
     return total / (m * (m - 1)) * (2.0 if normalization == "printed" else 1.0)
 
 
 def mean_max_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, phi: str = "k",
-                       block_size: int | None = None) -> float:
+                       block_size: int | None = None, client=None) -> float:
     r"""Mean over users of their largest envy (user-side MME; Do et al. 2022) on the corrected utility.
 
     .. math:: \mathrm{MME}_{user} = \frac1m \sum_{u \in U} \max_{u' \in U} \mathrm{envy}(u, u')
@@ -353,12 +339,12 @@ def mean_max_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, p
     0.125
     """
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
-    _, best = _envy_stats(top, rel, phi, block_size)
+    _, best = _envy_stats(top, rel, phi, block_size, client)
     return float(best.mean())
 
 
 def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float = 0.05, phi: str = "k",
-        block_size: int | None = None) -> float:
+        block_size: int | None = None, client=None) -> float:
     r"""Proportion of :math:`\varepsilon`-envious users (PEU; Do et al. 2022) on the corrected utility.
 
     .. math:: \mathrm{PEU} = \frac1m \sum_{u \in U} \mathbb{1}\bigl[\max_{u' \in U} \mathrm{envy}(u, u') > \varepsilon\bigr]
@@ -376,56 +362,11 @@ def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float =
     if not math.isfinite(eps) or eps < 0:
         raise ValueError(f"epsilon must be a finite number >= 0, got {epsilon!r}.")
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
-    _, best = _envy_stats(top, rel, phi, block_size)
+    _, best = _envy_stats(top, rel, phi, block_size, client)
     return float((best > eps).mean())
 
 
 # -------------------------------------------------------------------------------------------- UF
-
-def _unit_item_vectors(vectors, items):
-    """The given items' vectors scaled to unit length (zero vectors stay zero) and a mask of the zero ones."""
-    sub = vectors[items]
-    if sp.issparse(sub):
-        sub = sp.csr_matrix(sub, dtype=np.float64)
-        norms = np.sqrt(np.asarray(sub.multiply(sub).sum(axis=1)).ravel())
-        inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-        return sp.csr_matrix(sp.diags(inv) @ sub), norms == 0
-    sub = np.asarray(sub, dtype=np.float64)
-    norms = np.linalg.norm(sub, axis=1)
-    return sub * np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)[:, None], norms == 0
-
-
-#: Up to this many distinct recommended items, UF keeps their cosine matrix (float64 up to 4,096 items,
-#: float32 beyond) and sums its rows per list; more items use two sparse products per block,
-#: :math:`(B_b V) V^\top`, which cost less than the ``m k r`` row sums of a large matrix.
-DENSE_ITEM_COSINE = 2048
-
-
-def _item_cosine(unit, unit_t, zero):
-    """Dense ``(r, r)`` cosine of the recommended items (float32 beyond 4,096 items), built in row blocks; diagonal 1."""
-    r = unit.shape[0]
-    out = np.empty((r, r), dtype=np.float64 if r <= 4096 else np.float32)   # float32: relative error ~1e-7
-    step = max(1, (1 << 22) // max(r, 1))
-    for start in range(0, r, step):
-        block = unit[start:start + step] @ unit_t
-        out[start:start + step] = block.toarray() if sp.issparse(block) else block
-    out[np.flatnonzero(zero), np.flatnonzero(zero)] = 1.0
-    return out
-
-
-def _cos_to_lists(lists_block, unit, unit_t, zero):
-    r"""``(b, r)``: :math:`\sum_{i \in L_u} \cos(\vec i, \cdot)` for the block's users, as ``(B_b V) V^T``.
-
-    Never forms the ``r x r`` item cosine matrix. An item is at distance 0 from itself even when
-    its vector is 0 (e.g. an item nobody has in their history), hence the ``zero`` correction.
-    """
-    summed = lists_block @ unit
-    summed = summed @ unit_t
-    summed = summed.toarray() if sp.issparse(summed) else np.asarray(summed)
-    if zero.any():
-        summed[:, zero] += lists_block[:, np.flatnonzero(zero)].toarray()
-    return summed
-
 
 def _uf_similarity(history, n_users, n_items, gamma, item_features, similarity):
     gamma = float(gamma)
@@ -450,7 +391,8 @@ def _uf_similarity(history, n_users, n_items, gamma, item_features, similarity):
 
 
 def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float = 1.0,
-               similarity="jaccard", item_features=None, item_vectors=None, block_size: int | None = None) -> dict:
+               similarity="jaccard", item_features=None, item_vectors=None, block_size: int | None = None,
+               client=None) -> dict:
     r"""UF and its parts: ``{"UF", "sum", "threshold", "n_similar_pairs", "n_pairs", "log_base"}``.
 
     ``sum`` is :math:`\sum_{(u, u') \in U^*} \mathrm{sim}_{UF}(u, u')\, d_L(u, u')` over unordered
@@ -465,13 +407,9 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
     if m < 2:
         raise ValueError(f"user fairness compares users: at least 2 users are needed, got {m}.")
     source = _uf_similarity(history, m, n_items, gamma, item_features, similarity)
+    check_client(client)
+    from . import _kernels
     n_pairs = m * (m - 1) / 2.0
-    s1 = s2 = 0.0
-    for _, block in source.upper_blocks(block_size):
-        s1 += float(block.sum())
-        s2 += float(np.einsum("ij,ij->", block, block))
-    mean = s1 / n_pairs
-    threshold = mean + math.sqrt(max(s2 / n_pairs - mean * mean, 0.0))
     if item_vectors is None:
         if history is None:
             raise ValueError("UF's default item vectors are the columns of the history matrix: pass history= or "
@@ -483,26 +421,12 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
             raise ValueError(f"item_vectors must have one row per item ({n_items}); got shape {vectors.shape}.")
         if sp.issparse(vectors):
             vectors = sp.csr_matrix(vectors)
-    items, pos = np.unique(top, return_inverse=True)
-    pos = pos.reshape(top.shape)
-    unit, zero = _unit_item_vectors(vectors, items)
-    unit_t = unit.T.tocsr() if sp.issparse(unit) else unit.T
-    item_cos = _item_cosine(unit, unit_t, zero) if items.size <= DENSE_ITEM_COSINE else None
-    lists = sp.csr_matrix((np.ones(top.size), pos.ravel(), np.arange(0, top.size + 1, kk)), shape=(m, items.size))
-    total, similar = 0.0, 0
-    for start, block in source.upper_blocks(block_size):
-        rows, cols = np.nonzero((block >= threshold) & (block > 0))     # pairs with similarity 0 add nothing
-        if not rows.size:
-            continue
-        rows, cols, vals = rows + start, cols + start, block[rows, cols]
-        urows, local = np.unique(rows, return_inverse=True)
-        if item_cos is not None:                                  # sum_{i in L_u} cos(i, .) for the block's users
-            summed = lists[urows].astype(item_cos.dtype) @ item_cos     # same dtype: no copy of item_cos
-        else:
-            summed = _cos_to_lists(lists[urows], unit, unit_t, zero)
-        cross = summed[local[:, None], pos[cols]].sum(axis=1)     # sum over i in L_u, i' in L_u'
-        total += float(vals @ (1.0 - cross / kk ** 2))
-        similar += rows.size
+        elif not np.all(np.isfinite(vectors)):
+            raise ValueError("item_vectors has NaN or infinite entries.")
+    stats = _kernels.pair_stats(source, client=client, block_size=block_size)       # threshold: mean + SD
+    mean = stats["sum"] / n_pairs
+    threshold = mean + math.sqrt(max(stats["sum_sq"] / n_pairs - mean * mean, 0.0))
+    total, similar = _kernels.uf_stats(source, top, vectors, threshold, client=client, block_size=block_size)
     total = max(total, 0.0)
     if n_pairs <= 1:
         value = float("nan")
@@ -515,7 +439,8 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
 
 
 def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float = 1.0, similarity="jaccard",
-       item_features=None, item_vectors=None, block_size: int | None = None, on_undefined: str = "warn") -> float:
+       item_features=None, item_vectors=None, block_size: int | None = None, on_undefined: str = "warn",
+       client=None) -> float:
     r"""Wu et al.'s distance-based UnFairness score (UF, 2023), as Paper 5 uses it.
 
     .. math::
@@ -558,7 +483,8 @@ def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float 
     """
     check_on_undefined(on_undefined)
     details = uf_details(top_k, history=history, n_items=n_items, k=k, gamma=gamma, similarity=similarity,
-                         item_features=item_features, item_vectors=item_vectors, block_size=block_size)
+                         item_features=item_features, item_vectors=item_vectors, block_size=block_size,
+                         client=client)
     if math.isnan(details["UF"]):
         return undefined("UF", "with 2 users there is one pair and the log base m(m-1)/2 is 1", on_undefined)
     return details["UF"]

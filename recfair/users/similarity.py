@@ -306,7 +306,10 @@ class UserSimilarity:
     def offdiag_range(self, block_size: int | None = None) -> tuple[float, float]:
         """Smallest and largest similarity over the distinct pairs ``u != u'`` (one pass over the blocks)."""
         if getattr(self, "_range", None) is None:
-            self._range = upper_block_range(self.upper_blocks(block_size))
+            from ._kernels import pair_stats                     # one compiled pass over the pairs
+
+            stats = pair_stats(self, block_size=block_size)
+            self._range = (stats["min"], stats["max"])
         return self._range
 
     def dense(self) -> np.ndarray:
