@@ -105,8 +105,9 @@ def _history_row(u, kind, bits, size, norm, cnt, out_sim):
     m = size.size
     n = m - u - 1
     c = cnt[u + 1:]
-    x0, x1 = bits[0, u + 1:], bits[1, u + 1:]
-    b0, b1 = bits[0, u], bits[1, u]
+    r0, r1 = bits[0], bits[1]
+    x0, x1 = r0[u + 1:], r1[u + 1:]
+    b0, b1 = r0[u], r1[u]
     if kind == JACCARD:
         zu = size[u]
         zs = size[u + 1:]
@@ -165,16 +166,56 @@ def _pair_stats_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, 
     cnt = np.zeros(m, np.int32)
     sims = np.empty(m, np.float64)
     cols = np.empty(m, np.int64)
+    r0, r1 = bits[0], bits[1]
     for t in range(users.size):
         u = users[t]
-        n, full = _row(u, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, norm, dense, sp_ptr, sp_idx,
-                       sp_val, cnt, sims, cols)
         su = s[u]
         tot = 0.0
         s1 = 0.0
         s2 = 0.0
         lo = np.int64(_INF_BITS)
         hi = np.int64(0)
+        if kind == JACCARD or kind == COSINE:          # fused: intersections, similarity and sums in one sweep
+            _tail_counts(u, tail_ptr, tail_idx, inv_ptr, inv_idx, cnt)
+            n = m - u - 1
+            c, ss = cnt[u + 1:], s[u + 1:]
+            x0, x1 = r0[u + 1:], r1[u + 1:]
+            b0, b1 = r0[u], r1[u]
+            if kind == JACCARD:
+                zu, zs = size[u], size[u + 1:]
+                for j in range(n):
+                    inter = np.float64(c[j] + np.int32(_popcount(b0 & x0[j]) + _popcount(b1 & x1[j])))
+                    c[j] = 0
+                    den = zu + zs[j] - inter
+                    den = den if den > 1.0 else 1.0
+                    sim = inter / den
+                    tot += sim * abs(su - ss[j])
+                    s1 += sim
+                    s2 += sim * sim
+                    bb = _bits(sim)
+                    lo = bb if bb < lo else lo
+                    hi = bb if bb > hi else hi
+            else:
+                nu, ns = norm[u], norm[u + 1:]
+                for j in range(n):
+                    inter = np.float64(c[j] + np.int32(_popcount(b0 & x0[j]) + _popcount(b1 & x1[j])))
+                    c[j] = 0
+                    sim = inter * nu * ns[j]
+                    sim = sim if sim < 1.0 else 1.0
+                    tot += sim * abs(su - ss[j])
+                    s1 += sim
+                    s2 += sim * sim
+                    bb = _bits(sim)
+                    lo = bb if bb < lo else lo
+                    hi = bb if bb > hi else hi
+            out[t, 0] = tot
+            out[t, 1] = s1
+            out[t, 2] = s2
+            out[t, 3] = _float(lo) if u < m - 1 else np.inf
+            out[t, 4] = _float(hi) if u < m - 1 else -np.inf
+            continue
+        n, full = _row(u, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, norm, dense, sp_ptr, sp_idx,
+                       sp_val, cnt, sims, cols)
         if full:
             ss = s[u + 1:]
             for j in range(n):
@@ -223,8 +264,6 @@ def _uf_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, no
     cnt = np.zeros(m, np.int32)
     sims = np.empty(m, np.float64)
     cols = np.empty(m, np.int64)
-    part = np.empty(m, np.int64)
-    wsim = np.empty(m, np.float64)
     arow = np.zeros(r, np.float64)
     summed = np.zeros(d, np.float64)
     kk = np.float64(k) * np.float64(k)
@@ -239,19 +278,16 @@ def _uf_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, no
         n_sim = 0
         for j in range(n):
             sim = sims[j]
-            if sim >= threshold and sim > 0.0:
-                part[n_sim] = (u + 1 + j) if full else cols[j]
-                wsim[n_sim] = sim
-                n_sim += 1
+            n_sim += 1 if (sim >= threshold and sim > 0.0) else 0
         out[t, 0] = 0.0
         out[t, 1] = n_sim
         if n_sim == 0:
             continue
-        total = 0.0
         cost_row = 0.0                                  # build A_u over the r recommended items, k lookups a pair
         for a in range(k):
             cost_row += row_work[pos[u, a]]
-        if strategy == 1 or (strategy == 0 and cost_row + r <= n_sim * list_nnz):
+        use_row = strategy == 1 or (strategy == 0 and cost_row + r <= n_sim * list_nnz)
+        if use_row:
             for a in range(k):
                 i = pos[u, a]
                 for p in range(vec_ptr[i], vec_ptr[i + 1]):
@@ -259,26 +295,29 @@ def _uf_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, no
                     w = vec_val[p]
                     for q in range(feat_ptr[f], feat_ptr[f + 1]):
                         arow[feat_idx[q]] += w * feat_val[q]
-            for j in range(n_sim):
-                v = part[j]
-                cross = 0.0
-                for b in range(k):
-                    cross += arow[pos[v, b]]
-                total += wsim[j] * (1.0 - cross / kk)
-            arow[:] = 0.0
-        else:                                           # dot the summed item vectors of u and each partner
+        else:                                           # or dot the summed item vectors of u and each partner
             for a in range(k):
                 i = pos[u, a]
                 for p in range(vec_ptr[i], vec_ptr[i + 1]):
                     summed[vec_idx[p]] += vec_val[p]
-            for j in range(n_sim):
-                v = part[j]
+        total = 0.0
+        for j in range(n):
+            sim = sims[j]
+            if sim >= threshold and sim > 0.0:
+                v = (u + 1 + j) if full else cols[j]
                 cross = 0.0
-                for b in range(k):
-                    i = pos[v, b]
-                    for p in range(vec_ptr[i], vec_ptr[i + 1]):
-                        cross += vec_val[p] * summed[vec_idx[p]]
-                total += wsim[j] * (1.0 - cross / kk)
+                if use_row:
+                    for b in range(k):
+                        cross += arow[pos[v, b]]
+                else:
+                    for b in range(k):
+                        i = pos[v, b]
+                        for p in range(vec_ptr[i], vec_ptr[i + 1]):
+                            cross += vec_val[p] * summed[vec_idx[p]]
+                total += sim * (1.0 - cross / kk)
+        if use_row:
+            arow[:] = 0.0
+        else:
             for a in range(k):
                 i = pos[u, a]
                 for p in range(vec_ptr[i], vec_ptr[i + 1]):
@@ -448,8 +487,8 @@ def _item_vectors(vectors, items):
     feat_nnz = np.diff(feat.indptr).astype(np.float64)
     rows = np.repeat(np.arange(unit.shape[0]), np.diff(unit.indptr))
     row_work = np.bincount(rows, weights=feat_nnz[unit.indices], minlength=unit.shape[0])
-    return (unit.indptr.astype(np.int64), unit.indices.astype(np.int64), unit.data.astype(np.float64),
-            feat.indptr.astype(np.int64), feat.indices.astype(np.int64), feat.data.astype(np.float64), row_work)
+    return (unit.indptr.astype(np.int64), unit.indices.astype(np.int32), unit.data.astype(np.float64),
+            feat.indptr.astype(np.int64), feat.indices.astype(np.int32), feat.data.astype(np.float64), row_work)
 
 
 #: How UF's kernel sums a user's list distances: per user, the cheaper way; always the row A_u; always dots.
@@ -466,7 +505,7 @@ def uf_stats(source, top, vectors, threshold: float, *, client=None, block_size=
     m = source.n_users
     index = history_index(source)
     items, pos = np.unique(top, return_inverse=True)
-    pos = np.ascontiguousarray(pos.reshape(top.shape), dtype=np.int64)
+    pos = np.ascontiguousarray(pos.reshape(top.shape), dtype=np.int32)
     lists = (pos,) + _item_vectors(vectors, items)
     rows = _run(_uf_task, (index, float(threshold), UF_STRATEGIES.index(strategy), lists), m, client, block_size)
     return float(np.sum(rows[:, 0])), int(np.sum(rows[:, 1]))
