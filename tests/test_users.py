@@ -432,3 +432,23 @@ def test_uf_list_distance_strategies_agree():
     for strategy in ("row", "dot"):
         assert _kernels.uf_stats(source2, top2, hist2.T.tocsr(), details["threshold"], strategy=strategy)[0] == \
             pytest.approx(details["sum"], rel=1e-12)
+
+
+def test_uf_cooccurrence_rows_in_memory_give_the_loop_value(monkeypatch):
+    """Heavy items' co-occurrence rows held in memory (binary item vectors) give the loop's UF; so does no cache."""
+    from recfair.users import _kernels
+
+    hist, _ = rf.synthetic.random_split(120, 40, relevant=2, history=8, seed=3)
+    top = rf.synthetic.random_top_k(120, 40, 5, seed=4)
+    sets = [row.indices.tolist() for row in hist]
+    items = np.unique(top)
+    unit = _kernels._item_vectors(hist.T.tocsr(), items)
+    assert (unit[-2] >= 0).any()                                   # some rows are cached
+    expected = ref.uf(top.tolist(), sets, 40)[0]
+    source = UserSimilarity.from_history(hist, "jaccard")
+    threshold = uf_details(top, history=hist, n_items=40)["threshold"]
+    for strategy in _kernels.UF_STRATEGIES:
+        assert _kernels.uf_stats(source, top, hist.T.tocsr(), threshold, strategy=strategy)[0] == pytest.approx(
+            expected, rel=1e-12)
+    monkeypatch.setattr(_kernels, "UF_CACHE_BYTES", 0)
+    assert uf_details(top, history=hist, n_items=40)["sum"] == pytest.approx(expected, rel=1e-12)

@@ -255,7 +255,8 @@ def _pair_stats_task(shared, users):
 
 @nb.njit(fastmath=_FAST, **_JIT)
 def _uf_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, norm, dense, sp_ptr, sp_idx, sp_val,
-               threshold, strategy, pos, vec_ptr, vec_idx, vec_val, feat_ptr, feat_idx, feat_val, row_work, out):
+               threshold, strategy, pos, vec_ptr, vec_idx, vec_val, feat_ptr, feat_idx, feat_val, row_work, cache, slot,
+               inv_n, out):
     """out[t] = (sum over v > u with sim >= threshold, sim > 0 of sim (1 - cross(u, v) / k²), their count)."""
     m = size.size
     k = pos.shape[1]
@@ -265,6 +266,7 @@ def _uf_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, no
     sims = np.empty(m, np.float64)
     cols = np.empty(m, np.int64)
     arow = np.zeros(r, np.float64)
+    acache = np.zeros(r, np.float64)
     summed = np.zeros(d, np.float64)
     kk = np.float64(k) * np.float64(k)
     list_nnz = 0.0                                   # mean stored entries of a list's k item vectors
@@ -283,18 +285,31 @@ def _uf_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, no
         out[t, 1] = n_sim
         if n_sim == 0:
             continue
-        cost_row = 0.0                                  # build A_u over the r recommended items, k lookups a pair
+        cost_row = np.float64(r)                        # build A_u over the r recommended items, k lookups a pair
         for a in range(k):
-            cost_row += row_work[pos[u, a]]
-        use_row = strategy == 1 or (strategy == 0 and cost_row + r <= n_sim * list_nnz)
+            i = pos[u, a]
+            cost_row += r / 8.0 if slot[i] >= 0 else row_work[i]
+        use_row = strategy == 1 or (strategy == 0 and cost_row <= n_sim * list_nnz)
         if use_row:
+            cached = False
             for a in range(k):
                 i = pos[u, a]
+                if slot[i] >= 0:                        # a co-occurrence row held in memory: one dense sweep
+                    row = cache[slot[i]]
+                    coef = inv_n[i]
+                    for j in range(r):
+                        acache[j] += coef * row[j]
+                    cached = True
+                    continue
                 for p in range(vec_ptr[i], vec_ptr[i + 1]):
                     f = vec_idx[p]
                     w = vec_val[p]
                     for q in range(feat_ptr[f], feat_ptr[f + 1]):
                         arow[feat_idx[q]] += w * feat_val[q]
+            if cached:
+                for j in range(r):
+                    arow[j] += acache[j] * inv_n[j]
+                    acache[j] = 0.0
         else:                                           # or dot the summed item vectors of u and each partner
             for a in range(k):
                 i = pos[u, a]
@@ -324,6 +339,23 @@ def _uf_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, no
                     summed[vec_idx[p]] = 0.0
         out[t, 0] = total
     return out
+
+
+@nb.njit(**_JIT)
+def _cooccurrence_kernel(items, slot, vec_ptr, vec_idx, feat_ptr, feat_idx, cache):
+    """cache[slot[i], j] = number of features (users) shared by the binary vectors of items i and j."""
+    for t in range(items.size):
+        i = items[t]
+        row = cache[slot[i]]
+        for p in range(vec_ptr[i], vec_ptr[i + 1]):
+            f = vec_idx[p]
+            for q in range(feat_ptr[f], feat_ptr[f + 1]):
+                row[feat_idx[q]] += 1
+    return 0
+
+
+def _cooccurrence_task(shared, items):
+    return _cooccurrence_kernel(items, *shared)
 
 
 def _uf_task(shared, users):
@@ -487,8 +519,38 @@ def _item_vectors(vectors, items):
     feat_nnz = np.diff(feat.indptr).astype(np.float64)
     rows = np.repeat(np.arange(unit.shape[0]), np.diff(unit.indptr))
     row_work = np.bincount(rows, weights=feat_nnz[unit.indices], minlength=unit.shape[0])
-    return (unit.indptr.astype(np.int64), unit.indices.astype(np.int32), unit.data.astype(np.float64),
-            feat.indptr.astype(np.int64), feat.indices.astype(np.int32), feat.data.astype(np.float64), row_work)
+    out = (unit.indptr.astype(np.int64), unit.indices.astype(np.int32), unit.data.astype(np.float64),
+           feat.indptr.astype(np.int64), feat.indices.astype(np.int32), feat.data.astype(np.float64), row_work)
+    return out + _cooccurrence_cache(sub, norms, out)
+
+
+#: Memory for UF's co-occurrence rows of the most expensive recommended items (binary item vectors only).
+UF_CACHE_BYTES = 256 << 20
+
+
+def _cooccurrence_cache(sub, norms, arrays):
+    """For binary item vectors: exact co-occurrence counts of the costliest items' rows, within :data:`UF_CACHE_BYTES`.
+
+    ``cos(i, j) = co(i, j) / sqrt(n_i n_j)``; with the row of ``co`` in memory, adding item ``i`` to
+    :math:`A_u` is one dense sweep instead of a walk over its users' histories.
+    """
+    r = sub.shape[0]
+    inv_n = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
+    binary = sub.nnz > 0 and bool(np.all(sub.data == 1.0))
+    top = int(norms.max() ** 2) if binary else 0
+    dtype = np.uint16 if top < (1 << 16) else np.uint32
+    n_rows = min(r, UF_CACHE_BYTES // max(r * np.dtype(dtype).itemsize, 1)) if binary else 0
+    slot = np.full(r, -1, np.int32)
+    if n_rows == 0:
+        return np.zeros((1, 1), np.uint16), slot, inv_n
+    vec_ptr, vec_idx, _, feat_ptr, feat_idx, _, row_work = arrays
+    chosen = np.argsort(-row_work, kind="stable")[:n_rows]
+    chosen = chosen[row_work[chosen] > 2 * r]                   # cheaper to walk than to sweep: leave them
+    slot[chosen] = np.arange(chosen.size, dtype=np.int32)
+    cache = np.zeros((max(chosen.size, 1), r), dtype)
+    map_blocks(_cooccurrence_task, [chosen[b] for b in interleaved_blocks(chosen.size, 64)] if chosen.size else [],
+               shared=(slot, vec_ptr, vec_idx, feat_ptr, feat_idx, cache))
+    return cache, slot, inv_n
 
 
 #: How UF's kernel sums a user's list distances: per user, the cheaper way; always the row A_u; always dots.
