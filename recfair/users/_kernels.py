@@ -545,7 +545,7 @@ def _cooccurrence_cache(sub, norms, arrays):
         return np.zeros((1, 1), np.uint16), slot, inv_n
     vec_ptr, vec_idx, _, feat_ptr, feat_idx, _, row_work = arrays
     chosen = np.argsort(-row_work, kind="stable")[:n_rows]
-    chosen = chosen[row_work[chosen] > 2 * r]                   # cheaper to walk than to sweep: leave them
+    chosen = chosen[row_work[chosen] > r / 16]                  # cheaper to walk than to sweep: leave them
     slot[chosen] = np.arange(chosen.size, dtype=np.int32)
     cache = np.zeros((max(chosen.size, 1), r), dtype)
     map_blocks(_cooccurrence_task, [chosen[b] for b in interleaved_blocks(chosen.size, 64)] if chosen.size else [],
