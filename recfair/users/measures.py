@@ -18,18 +18,21 @@ paper leaves open (p5.md §8) are fixed as follows, each printed variant availab
   :math:`d_{cos} = 1 - \cos` between item vectors (default: the items' columns of the binary
   history matrix) and the logarithm to base :math:`m(m-1)/2`.
 
-Nothing builds an :math:`m \times m` matrix: the pairwise terms are accumulated over row
-blocks (similarities: :math:`X_b X^\top` over the upper triangle, each unordered pair once;
-envy: one sparse product, the hits of every user's relevant items in every other user's list,
-:math:`\mathrm{Rel}_b B^\top`). PUF with cosine similarity visits no pair at all (the cosine
-of binary histories is bilinear; :meth:`~recfair.users.UserSimilarity.cosine_weighted_sum`),
-only its min-max range needs one pass, cached per history as the paper computes the
-similarity once per dataset.
+Nothing builds an :math:`m \times m` matrix: compiled kernels (:mod:`recfair.users._kernels`)
+visit every unordered pair once and fold what the measure needs (weighted gaps, sums, minimum
+and maximum of the similarity, UF's list distances) into running per-user values; envy visits
+only the pairs where a user's relevant item is in the other's list. PUF with cosine similarity
+visits no pair at all once its min-max range is known (the cosine of binary histories is
+bilinear; :meth:`~recfair.users.UserSimilarity.cosine_weighted_sum`); the range is found in one
+pass, cached per history as the paper computes the similarity once per dataset.
 
-Memory: a block holds at most :data:`~recfair.users.similarity.BLOCK_ENTRIES` = 4M pairs
-(32 MB of float64, about four such arrays alive in a pass), plus the most co-consumed 128
-items of the history as a dense float32 ``m x 128`` array (46 MB at 90,000 users). The measured peak
-RSS of ``benchmarks/bench_user.py`` at 90,000 users x 16,000 items (data included) is below 1 GB.
+The pairs are cut into blocks of users (``block_size`` users each, paired with every later
+user). They run on this machine's cores, or, with ``client=`` (a
+:class:`dask.distributed.Client`), as tasks on a Dask cluster (:func:`recfair._distributed.map_blocks`):
+the per-user partial results are combined in user order, so the value is the same either way,
+and a worker lost mid-way only costs its tasks being re-run. Memory: a few arrays of ``m``
+values per running block, the history's indexes, and for UF up to 256 MB of exact item
+co-occurrence rows.
 """
 
 from __future__ import annotations
@@ -140,9 +143,11 @@ def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False
         similarities computed from history; :func:`recfair.evaluate` turns it on for those).
         With no spread (e.g. two users) the similarity is left as it is.
     block_size : int, optional
-        Rows of the similarity handled at once (memory only; the result does not depend on it).
+        Users per block of pairs (a task on a cluster); the result does not depend on it.
     on_undefined : {"warn", "nan", "raise"}
         Policy when a user's effectiveness is undefined.
+    client : dask.distributed.Client, optional
+        Compute the blocks of pairs as tasks on this Dask cluster (same value); default: this machine.
 
     Returns
     -------
@@ -470,8 +475,11 @@ def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float 
     item_features : array (n_items, d), optional
     item_vectors : array or sparse (n_items, d), optional
     block_size : int, optional
+        Users per block of pairs (a task on a cluster); the result does not depend on it.
     on_undefined : {"warn", "nan", "raise"}
         Two users have a single pair: the log base 1 makes UF undefined.
+    client : dask.distributed.Client, optional
+        Compute the blocks of pairs as tasks on this Dask cluster (same value); default: this machine.
 
     Examples
     --------
