@@ -452,3 +452,7 @@ def test_uf_cooccurrence_rows_in_memory_give_the_loop_value(monkeypatch):
             expected, rel=1e-12)
     monkeypatch.setattr(_kernels, "UF_CACHE_BYTES", 0)
     assert uf_details(top, history=hist, n_items=40)["sum"] == pytest.approx(expected, rel=1e-12)
+    vectors = np.random.default_rng(5).normal(size=(40, 3))            # real-valued vectors, two of them zero
+    vectors[[int(top[0, 0]), int(top[1, 1])]] = 0.0
+    assert uf_details(top, history=hist, n_items=40, item_vectors=vectors)["sum"] == pytest.approx(
+        ref.uf(top.tolist(), sets, 40, item_vectors=vectors)[0], rel=1e-12)

@@ -256,7 +256,7 @@ def _pair_stats_task(shared, users):
 @nb.njit(fastmath=_FAST, **_JIT)
 def _uf_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, norm, dense, sp_ptr, sp_idx, sp_val,
                threshold, strategy, pos, vec_ptr, vec_idx, vec_val, feat_ptr, feat_idx, feat_val, row_work, cache, slot,
-               inv_n, out):
+               inv_n, binary, out):
     """out[t] = (sum over v > u with sim >= threshold, sim > 0 of sim (1 - cross(u, v) / k²), their count)."""
     m = size.size
     k = pos.shape[1]
@@ -299,6 +299,17 @@ def _uf_kernel(users, kind, tail_ptr, tail_idx, inv_ptr, inv_idx, bits, size, no
                     coef = inv_n[i]
                     for j in range(r):
                         acache[j] += coef * row[j]
+                    cached = True
+                    continue
+                if binary:                              # 0/1 vectors: count co-occurrences, weigh them once
+                    coef = inv_n[i]
+                    if coef == 0.0:                     # an item without any user: cosine 1 with itself only
+                        arow[i] += 1.0
+                        continue
+                    for p in range(vec_ptr[i], vec_ptr[i + 1]):
+                        f = vec_idx[p]
+                        for q in range(feat_ptr[f], feat_ptr[f + 1]):
+                            acache[feat_idx[q]] += coef
                     cached = True
                     continue
                 for p in range(vec_ptr[i], vec_ptr[i + 1]):
@@ -537,20 +548,21 @@ def _cooccurrence_cache(sub, norms, arrays):
     r = sub.shape[0]
     inv_n = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
     binary = sub.nnz > 0 and bool(np.all(sub.data == 1.0))
-    top = int(norms.max() ** 2) if binary else 0
+    top = int(round(float(norms.max()) ** 2)) if binary else 0
     dtype = np.uint16 if top < (1 << 16) else np.uint32
     n_rows = min(r, UF_CACHE_BYTES // max(r * np.dtype(dtype).itemsize, 1)) if binary else 0
     slot = np.full(r, -1, np.int32)
     if n_rows == 0:
-        return np.zeros((1, 1), np.uint16), slot, inv_n
+        return np.zeros((1, 1), np.uint16), slot, inv_n, binary
     vec_ptr, vec_idx, _, feat_ptr, feat_idx, _, row_work = arrays
     chosen = np.argsort(-row_work, kind="stable")[:n_rows]
-    chosen = chosen[row_work[chosen] > r / 16]                  # cheaper to walk than to sweep: leave them
+    chosen = chosen[(row_work[chosen] > r / 16) & (inv_n[chosen] > 0)]   # cheaper to walk: leave them; an item
+    #                                                              without users is at cosine 1 with itself only
     slot[chosen] = np.arange(chosen.size, dtype=np.int32)
     cache = np.zeros((max(chosen.size, 1), r), dtype)
     map_blocks(_cooccurrence_task, [chosen[b] for b in interleaved_blocks(chosen.size, 64)] if chosen.size else [],
                shared=(slot, vec_ptr, vec_idx, feat_ptr, feat_idx, cache))
-    return cache, slot, inv_n
+    return cache, slot, inv_n, binary
 
 
 #: How UF's kernel sums a user's list distances: per user, the cheaper way; always the row A_u; always dots.
