@@ -443,7 +443,7 @@ def test_uf_cooccurrence_rows_in_memory_give_the_loop_value(monkeypatch):
     sets = [row.indices.tolist() for row in hist]
     items = np.unique(top)
     unit = _kernels._item_vectors(hist.T.tocsr(), items)
-    assert (unit[-2] >= 0).any()                                   # some rows are cached
+    assert (unit[-3] >= 0).any()                                   # some rows are cached
     expected = ref.uf(top.tolist(), sets, 40)[0]
     source = UserSimilarity.from_history(hist, "jaccard")
     threshold = uf_details(top, history=hist, n_items=40)["threshold"]

@@ -544,41 +544,47 @@ def pair_stats(source, scores=None, *, client=None, block_size=None) -> dict:
 
 def _item_vectors(vectors, items):
     """Unit vectors of the recommended ``items`` as CSR (r × d') and the transposed CSR; a zero vector gets its
-    own extra feature so that every item is at cosine 1 (distance 0) from itself."""
-    sub = vectors[items]
-    sub = sp.csr_matrix(sub, dtype=np.float64) if sp.issparse(sub) else sp.csr_matrix(np.asarray(sub, np.float64))
-    sub.eliminate_zeros()
-    norms = np.sqrt(np.asarray(sub.multiply(sub).sum(axis=1)).ravel())
+    own extra feature so that every item is at cosine 1 (distance 0) from itself. Built in place (UF's memory)."""
+    unit = vectors[items]
+    unit = sp.csr_matrix(unit, dtype=np.float64) if sp.issparse(unit) else sp.csr_matrix(np.asarray(unit, np.float64))
+    unit.eliminate_zeros()
+    unit.sort_indices()
+    r = unit.shape[0]
+    rows = np.repeat(np.arange(r, dtype=np.int32), np.diff(unit.indptr))
+    norms = np.sqrt(np.bincount(rows, weights=unit.data * unit.data, minlength=r))
+    binary = unit.nnz > 0 and bool(np.all(unit.data == 1.0))
     zero = norms == 0
-    unit = sp.csr_matrix(sp.diags(np.divide(1.0, norms, out=np.zeros_like(norms), where=~zero)) @ sub)
+    inv_n = np.divide(1.0, norms, out=np.zeros_like(norms), where=~zero)
+    unit.data *= inv_n[rows]
+    del rows
     if zero.any():
         extra = sp.csr_matrix((np.ones(int(zero.sum())), (np.flatnonzero(zero), np.arange(int(zero.sum())))),
-                              shape=(unit.shape[0], int(zero.sum())))
+                              shape=(r, int(zero.sum())))
         unit = sp.hstack([unit, extra], format="csr")
-    unit.sort_indices()
+        unit.sort_indices()
+    vec = (unit.indptr.astype(np.int64), unit.indices.astype(np.int32, copy=False), unit.data)
     feat = unit.T.tocsr()
+    del unit
     feat.sort_indices()
-    feat_nnz = np.diff(feat.indptr).astype(np.float64)
-    rows = np.repeat(np.arange(unit.shape[0]), np.diff(unit.indptr))
-    row_work = np.bincount(rows, weights=feat_nnz[unit.indices], minlength=unit.shape[0])
-    out = (unit.indptr.astype(np.int64), unit.indices.astype(np.int32), unit.data.astype(np.float64),
-           feat.indptr.astype(np.int64), feat.indices.astype(np.int32), feat.data.astype(np.float64), row_work)
-    return out + _cooccurrence_cache(sub, norms, out)
+    feat = (feat.indptr.astype(np.int64), feat.indices.astype(np.int32, copy=False), feat.data)
+    feat_nnz = np.diff(feat[0]).astype(np.float64)
+    row_work = np.add.reduceat(feat_nnz[vec[1]], vec[0][:-1]) if vec[1].size else np.zeros(r)
+    row_work[np.diff(vec[0]) == 0] = 0.0
+    out = vec + feat + (row_work,)
+    return out + _cooccurrence_cache(binary, norms, inv_n, out)
 
 
 #: Memory for UF's co-occurrence rows of the most expensive recommended items (binary item vectors only).
-UF_CACHE_BYTES = 256 << 20
+UF_CACHE_BYTES = 192 << 20
 
 
-def _cooccurrence_cache(sub, norms, arrays):
+def _cooccurrence_cache(binary, norms, inv_n, arrays):
     """For binary item vectors: exact co-occurrence counts of the costliest items' rows, within :data:`UF_CACHE_BYTES`.
 
     ``cos(i, j) = co(i, j) / sqrt(n_i n_j)``; with the row of ``co`` in memory, adding item ``i`` to
     :math:`A_u` is one dense sweep instead of a walk over its users' histories.
     """
-    r = sub.shape[0]
-    inv_n = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-    binary = sub.nnz > 0 and bool(np.all(sub.data == 1.0))
+    r = norms.size
     top = int(round(float(norms.max()) ** 2)) if binary else 0
     dtype = np.uint16 if top < (1 << 16) else np.uint32
     n_rows = min(r, UF_CACHE_BYTES // max(r * np.dtype(dtype).itemsize, 1)) if binary else 0
