@@ -19,8 +19,18 @@
 The CPU column is the process's CPU time: on a machine shared with other jobs (the load average is
 printed first) the wall time is CPU time divided by the share of the cores the process got.
 
-Measured (2 cores shared with six other jobs, load average 9-13; 90,000 x 16,000, k = 10):
-MEASURED
+Measured (2 cores shared with other jobs, load average 2.5-3.2 at the end of the run; 90,000 x 16,000,
+k = 10, one compiled pass over the 4.05e9 pairs each): PUF-Jaccard 8.8 s (CPU 8.9 s; was 54-59 s);
+PUF-cosine 14.6 s for the first model (CPU 10.5 s, the min-max range pass, was 45-51 s; it included
+loading the kernels, now done before), 0.5 s for the next model; ME_user / MME_user / PEU 0.9-1.1 s each
+(were 1.4 s); UF 78 s wall for 81 s of CPU (about 41 s on 2 free cores; was 353 s): the threshold pass
+~9 s of CPU, the similarity sweep and selection of the 6.4e8 similar pairs ~20 s, the rows A_u
+(co-occurrence rows of the costliest 6,000 recommended items held exactly in 192 MB, the rest walked
+through the users' histories) ~25-30 s, the k lookups per similar pair ~15 s. Peak RSS 934 MB with the
+data. On a local Dask cluster (load 5): PUF-Jaccard 19.3 s on 1 worker, 14.9 s on 2 (1.29x; the
+workers shared the 2 cores with other jobs), 416-444 M pairs per CPU-second, so 10^6 users (5e11
+pairs) take ~9.4 min on 2 free cores, ~1.2 min on 16. Beside the loops at 300 users: PUF 250-1,600x,
+envy 500-3,800x, UF ~900x, all values equal.
 """
 
 from __future__ import annotations
@@ -70,6 +80,17 @@ def make_run(m, n, k, relevant, history):
     return hist, rel, random_top_k(m, n, k, seed=1)
 
 
+def warm_up():
+    """Run every kernel on a tiny run (loads the compiled code; compiles it on the very first run)."""
+    hist, rel = random_split(40, 30, relevant=3, history=5, seed=0)
+    top = random_top_k(40, 30, 3, seed=1)
+    scores = np.linspace(0, 1, 40)
+    for kind in ("jaccard", "cosine"):
+        puf(scores, UserSimilarity.from_history(hist, kind), minmax=True)
+        uf_details(top, history=hist, n_items=30, similarity=kind)
+    mean_envy_user(top, relevant=rel, n_items=30)
+
+
 def at_scale(args):
     m, n, k = args.users, args.items, args.k
     print(f"== at scale: {m:,} users, {n:,} items, k = {k}; load average {os.getloadavg()[0]:.1f} on "
@@ -78,6 +99,10 @@ def at_scale(args):
     with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
         hist, rel, top = pool.submit(make_run, m, n, k, args.relevant, args.history).result()
     print(f"  the run in memory: peak RSS {peak_mb():.0f} MB", flush=True)
+    start = time.perf_counter()
+    warm_up()
+    print(f"  compiled kernels loaded once per process (numba's disk cache): {time.perf_counter() - start:.1f} s",
+          flush=True)
     scores = np.random.default_rng(0).random(m)
     second = np.random.default_rng(1).random(m)
     skip = set(args.skip.split(",")) if args.skip else set()
