@@ -31,7 +31,7 @@ user). They run on this machine's cores, or, with ``client=`` (a
 :class:`dask.distributed.Client`), as tasks on a Dask cluster (:func:`recfair._distributed.map_blocks`):
 the per-user partial results are combined in user order, so the value is the same either way,
 and a worker lost mid-way only costs its tasks being re-run. Memory: a few arrays of ``m``
-values per running block, the history's indexes, and for UF up to 256 MB of exact item
+values per running block, the history's indexes, and for UF up to 192 MB of exact item
 co-occurrence rows.
 """
 
@@ -166,10 +166,10 @@ def puf(scores, similarity, *, normalization: str = "mean", minmax: bool = False
     _check_choice(normalization, NORMALIZATIONS, "normalization")
     s = check_scores(scores, low=0.0, high=1.0)
     source = _source(similarity, s.size)
+    check_client(client)
     bad = _undefined_users("PUF", s, on_undefined)
     if bad is not None:
         return bad
-    check_client(client)
     from . import _kernels                               # numba: compiled on first use, cached on disk
     m = s.size
     lo = hi = 0.0
