@@ -19,18 +19,18 @@
 The CPU column is the process's CPU time: on a machine shared with other jobs (the load average is
 printed first) the wall time is CPU time divided by the share of the cores the process got.
 
-Measured (2 cores shared with other jobs, load average 2.5-3.2 at the end of the run; 90,000 x 16,000,
-k = 10, one compiled pass over the 4.05e9 pairs each): PUF-Jaccard 8.8 s (CPU 8.9 s; was 54-59 s);
-PUF-cosine 14.6 s for the first model (CPU 10.5 s, the min-max range pass, was 45-51 s; it included
-loading the kernels, now done before), 0.5 s for the next model; ME_user / MME_user / PEU 0.9-1.1 s each
-(were 1.4 s); UF 78 s wall for 81 s of CPU (about 41 s on 2 free cores; was 353 s): the threshold pass
-~9 s of CPU, the similarity sweep and selection of the 6.4e8 similar pairs ~20 s, the rows A_u
-(co-occurrence rows of the costliest 6,000 recommended items held exactly in 192 MB, the rest walked
-through the users' histories) ~25-30 s, the k lookups per similar pair ~15 s. Peak RSS 934 MB with the
-data. On a local Dask cluster (load 5): PUF-Jaccard 19.3 s on 1 worker, 14.9 s on 2 (1.29x; the
-workers shared the 2 cores with other jobs), 416-444 M pairs per CPU-second, so 10^6 users (5e11
-pairs) take ~9.4 min on 2 free cores, ~1.2 min on 16. Beside the loops at 300 users: PUF 250-1,600x,
-envy 500-3,800x, UF ~900x, all values equal.
+Measured (2 cores shared with other jobs, load average 2-3, i.e. about one free core; 90,000 x 16,000,
+k = 10, one compiled pass over the 4.05e9 pairs each): PUF-Jaccard 8.8-10.4 s (CPU 8.9-11.5 s; was
+54-59 s); PUF-cosine 8.2 s for the first model (CPU 8.7 s, the min-max range pass; was 45-51 s), 0.7 s
+for the next model; ME_user / MME_user / PEU 0.9-1.4 s each (were 1.4 s); UF 79 s wall for 78 s of CPU,
+about 39 s on 2 free cores (was 353 s). UF's profile (CPU): the threshold pass ~9 s, the similarity
+sweep and selection of the 6.4e8 similar pairs ~20 s, the rows A_u ~25-30 s (co-occurrence rows of the
+costliest ~6,000 recommended items held exactly in 192 MB, the others walked through their users'
+histories), the k lookups per similar pair ~15 s. Peak RSS 932 MB with the data (229 MB). On a local
+Dask cluster (load 3): PUF-Jaccard 15.2 s on 1 worker, 12.8 s on 2 (1.19x: the workers shared the 2
+cores with other jobs), 300-360 M pairs per CPU-second, so 10^6 users (5e11 pairs) take ~11.5 min on
+2 free cores, ~1.4 min on 16. Beside the loops at 300 users: PUF 250-1,600x, envy 500-3,800x, UF
+~900x, all values equal.
 """
 
 from __future__ import annotations
