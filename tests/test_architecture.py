@@ -25,7 +25,8 @@ import pytest
 
 ROOT = Path(__file__).parents[1] / "recfair"
 CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "recfair.ranking", "recfair.inequality",
-        "recfair.examination", "recfair.relevance", "recfair.frames", "recfair.symbolic", "recfair.synthetic"}
+        "recfair.examination", "recfair.relevance", "recfair.frames", "recfair.symbolic", "recfair.synthetic",
+        "recfair._distributed"}
 COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds"}
 #: The parts in the book's order; a part may import the public package of an earlier one.
 PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups")

@@ -411,18 +411,49 @@ def test_the_dense_popular_item_path_equals_the_loop(kind, loop):
         ref.puf(scores, ref.minmax_pairs(raw)), abs=1e-12)
 
 
-def test_uf_item_cosine_paths_agree(monkeypatch):
-    """UF's dense item-cosine path (float64, float32 beyond 4,096 items) equals the two-sparse-products fallback."""
-    from recfair.users import measures as um
+def test_uf_list_distance_strategies_agree():
+    """UF's kernel sums a user's list distances through the row A_u or by dotting summed item vectors: same sum.
 
-    monkeypatch.setattr(um, "DENSE_ITEM_COSINE", 10 ** 6)
+    Beyond 4,096 recommended items (the old float32 limit) the sums are exact too.
+    """
+    from recfair.users import _kernels
+
     top, _, hist, n, _ = _random_case(4, 12)
-    dense = uf_details(top, history=hist, n_items=n)
+    source = UserSimilarity.from_history(hist, "jaccard", n_items=n)
+    vectors = rf._validation.check_item_sets(hist, n_users=top.shape[0], n_items=n, name="history").T.tocsr()
+    threshold = uf_details(top, history=hist, n_items=n)["threshold"]
+    sums = {s: _kernels.uf_stats(source, top, vectors, threshold, strategy=s)[0] for s in _kernels.UF_STRATEGIES}
+    assert sums["row"] == pytest.approx(sums["dot"], abs=1e-12) and sums["auto"] == pytest.approx(sums["dot"], abs=1e-12)
+    assert sums["auto"] == pytest.approx(ref.uf(top.tolist(), hist, n)[0], abs=1e-12)
     hist2, _ = rf.synthetic.random_split(500, 6000, relevant=2, history=30, seed=5)
     top2 = rf.synthetic.random_top_k(500, 6000, 20, seed=6)
     assert np.unique(top2).size > 4096
-    dense2 = uf_details(top2, history=hist2, n_items=6000)
-    monkeypatch.setattr(um, "DENSE_ITEM_COSINE", 0)
-    assert uf_details(top, history=hist, n_items=n)["sum"] == pytest.approx(dense["sum"], abs=1e-12)
-    assert uf_details(top, history=hist, n_items=n)["sum"] == pytest.approx(ref.uf(top.tolist(), hist, n)[0], abs=1e-12)
-    assert uf_details(top2, history=hist2, n_items=6000)["sum"] == pytest.approx(dense2["sum"], rel=1e-5)
+    source2 = UserSimilarity.from_history(hist2, "jaccard")
+    details = uf_details(top2, history=hist2, n_items=6000)
+    for strategy in ("row", "dot"):
+        assert _kernels.uf_stats(source2, top2, hist2.T.tocsr(), details["threshold"], strategy=strategy)[0] == \
+            pytest.approx(details["sum"], rel=1e-12)
+
+
+def test_uf_cooccurrence_rows_in_memory_give_the_loop_value(monkeypatch):
+    """Heavy items' co-occurrence rows held in memory (binary item vectors) give the loop's UF; so does no cache."""
+    from recfair.users import _kernels
+
+    hist, _ = rf.synthetic.random_split(120, 40, relevant=2, history=8, seed=3)
+    top = rf.synthetic.random_top_k(120, 40, 5, seed=4)
+    sets = [row.indices.tolist() for row in hist]
+    items = np.unique(top)
+    unit = _kernels._item_vectors(hist.T.tocsr(), items)
+    assert (unit[-3] >= 0).any()                                   # some rows are cached
+    expected = ref.uf(top.tolist(), sets, 40)[0]
+    source = UserSimilarity.from_history(hist, "jaccard")
+    threshold = uf_details(top, history=hist, n_items=40)["threshold"]
+    for strategy in _kernels.UF_STRATEGIES:
+        assert _kernels.uf_stats(source, top, hist.T.tocsr(), threshold, strategy=strategy)[0] == pytest.approx(
+            expected, rel=1e-12)
+    monkeypatch.setattr(_kernels, "UF_CACHE_BYTES", 0)
+    assert uf_details(top, history=hist, n_items=40)["sum"] == pytest.approx(expected, rel=1e-12)
+    vectors = np.random.default_rng(5).normal(size=(40, 3))            # real-valued vectors, two of them zero
+    vectors[[int(top[0, 0]), int(top[1, 1])]] = 0.0
+    assert uf_details(top, history=hist, n_items=40, item_vectors=vectors)["sum"] == pytest.approx(
+        ref.uf(top.tolist(), sets, 40, item_vectors=vectors)[0], rel=1e-12)

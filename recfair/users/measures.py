@@ -18,18 +18,21 @@ paper leaves open (thesis Ch. 6, Paper 5, §3) are fixed as follows, each printe
   :math:`d_{cos} = 1 - \cos` between item vectors (default: the items' columns of the binary
   history matrix) and the logarithm to base :math:`m(m-1)/2`.
 
-Nothing builds an :math:`m \times m` matrix: the pairwise terms are accumulated over row
-blocks (similarities: :math:`X_b X^\top` over the upper triangle, each unordered pair once;
-envy: one sparse product, the hits of every user's relevant items in every other user's list,
-:math:`\mathrm{Rel}_b B^\top`). PUF with cosine similarity visits no pair at all (the cosine
-of binary histories is bilinear; :meth:`~recfair.users.UserSimilarity.cosine_weighted_sum`),
-only its min-max range needs one pass, cached per history as the paper computes the
-similarity once per dataset.
+Nothing builds an :math:`m \times m` matrix: compiled kernels (:mod:`recfair.users._kernels`)
+visit every unordered pair once and fold what the measure needs (weighted gaps, sums, minimum
+and maximum of the similarity, UF's list distances) into running per-user values; envy visits
+only the pairs where a user's relevant item is in the other's list. PUF with cosine similarity
+visits no pair at all once its min-max range is known (the cosine of binary histories is
+bilinear; :meth:`~recfair.users.UserSimilarity.cosine_weighted_sum`); the range is found in one
+pass, cached per history as the paper computes the similarity once per dataset.
 
-Memory: a block holds at most :data:`~recfair.users.similarity.BLOCK_ENTRIES` = 4M pairs
-(32 MB of float64, about four such arrays alive in a pass), plus the most co-consumed 128
-items of the history as a dense float32 ``m x 128`` array (46 MB at 90,000 users). The measured peak
-RSS of ``benchmarks/bench_user.py`` at 90,000 users x 16,000 items (data included) is below 1 GB.
+The pairs are cut into blocks of users (``block_size`` users each, paired with every later
+user). They run on this machine's cores, or, with ``client=`` (a
+:class:`dask.distributed.Client`), as tasks on a Dask cluster (:func:`recfair._distributed.map_blocks`):
+the per-user partial results are combined in user order, so the value is the same either way,
+and a worker lost mid-way only costs its tasks being re-run. Memory: a few arrays of ``m``
+values per running block, the history's indexes, and for UF up to 192 MB of exact item
+co-occurrence rows.
 """
 
 from __future__ import annotations
@@ -39,6 +42,7 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
+from .._distributed import check_client
 from ..inequality import gini, pair_gap_sum
 from .._validation import (check_effectiveness, check_item_sets, check_on_undefined, check_real, check_top_k, undefined,
                            undefined_users)
@@ -76,7 +80,7 @@ def _source(similarity, m: int) -> UserSimilarity:
 # ------------------------------------------------------------------------------------------ PUF
 
 def puf(effectiveness, *, similarity, normalization: str = "mean", minmax: bool = False,
-        block_size: int | None = None, on_undefined: str = "warn") -> float:
+        block_size: int | None = None, on_undefined: str = "warn", client=None) -> float:
     r"""Pairwise User unFairness: similarity-weighted effectiveness gaps over user pairs (Paper 5).
 
     .. math::
@@ -106,10 +110,12 @@ def puf(effectiveness, *, similarity, normalization: str = "mean", minmax: bool 
         similarities computed from history; :func:`recfair.evaluate` turns it on for those).
         With no spread (e.g. two users) the similarity is left as it is.
     block_size : int, optional
-        Rows of the similarity handled at once (memory only; the result does not depend on it).
+        Users per block of pairs (a task on a cluster); the result does not depend on it.
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         Policy when some user's effectiveness is undefined (NaN): NaN with a warning, NaN, or
         an :class:`~recfair.UndefinedMeasureError`.
+    client : dask.distributed.Client, optional
+        Compute the blocks of pairs as tasks on this Dask cluster (same value); default: this machine.
 
     Returns
     -------
@@ -130,25 +136,22 @@ def puf(effectiveness, *, similarity, normalization: str = "mean", minmax: bool 
     _check_choice(normalization, NORMALIZATIONS, "normalization")
     s = check_effectiveness(effectiveness, high=1.0, nonnegative=True, min_users=2, measure="PUF")
     source = _source(similarity, s.size)
+    check_client(client)
     bad = undefined_users("PUF", s, on_undefined)
     if bad is not None:
         return bad
+    from . import _kernels                               # numba: compiled on first use, cached on disk
     m = s.size
-    total, lo, hi = 0.0, np.inf, -np.inf
-    if source.kind == "cosine":                     # bilinear: one pass over the items, no pair visited
-        total = source.cosine_weighted_sum(s)
+    lo = hi = 0.0
+    if source.kind == "cosine" and not (minmax and getattr(source, "_range", None) is None):
+        weighted = source.cosine_weighted_sum(s) / 2.0   # bilinear: one pass over the items, no pair visited
         if minmax:
-            lo, hi = source.offdiag_range(block_size)   # computed once per similarity, then cached
-    for start, block in (() if source.kind == "cosine" else source.upper_blocks(block_size)):
-        b = block.shape[0]
-        total += 2.0 * float(np.einsum("ij,ij->", block, np.abs(s[start:start + b, None] - s[None, start:])))
-        if minmax:
-            below = np.tril_indices(b)
-            block[:, :b][below] = np.inf
-            lo = min(lo, float(block.min()))
-            block[:, :b][below] = -np.inf
-            hi = max(hi, float(block.max()))
-    weighted = total / 2.0                                  # unordered pairs
+            lo, hi = source._range                       # found once per similarity (the paper computes it once)
+    else:                                                # one compiled pass over the pairs: sum, min and max
+        stats = _kernels.pair_stats(source, s, client=client, block_size=block_size)
+        weighted, lo, hi = stats["weighted"], stats["min"], stats["max"]
+        if source.kind == "cosine":
+            source._range = (lo, hi)
     if minmax and hi > lo:
         weighted = (weighted - lo * pair_gap_sum(s)) / (hi - lo)
     value = weighted / (m * (m - 1) / 2.0)
@@ -242,28 +245,16 @@ def _denominator(rel, k, phi):
     return np.full(n_rel.shape, float(k)) if phi == "k" else np.minimum(n_rel, k)
 
 
-def _envy_stats(top, rel, phi, block_size=None):
-    """(sum of envy over ordered pairs, each user's largest envy), block by block."""
-    m, k = top.shape
-    n = rel.shape[1]
+def _envy_stats(top, rel, phi, block_size=None, client=None):
+    """(sum of envy over ordered pairs, each user's largest envy): one compiled pass over each user's hits."""
+    from . import _kernels
+
+    check_client(client)
+    k = top.shape[1]
     den = _denominator(rel, k, phi)
     inv = np.divide(1.0, den, out=np.zeros_like(den), where=den > 0)
     own = contains(rel, top).sum(axis=1) * inv                       # phi_u(L_u)
-    lists_t = sp.csr_matrix((np.ones(top.size, dtype=np.float32), top.ravel(), np.arange(0, top.size + 1, k)),
-                            shape=(m, n)).T.tocsr()
-    relf = rel.astype(np.float32)
-    step = max(1, int(block_size)) if block_size else max(1, (1 << 22) // max(m, 1))
-    total, best = 0.0, np.zeros(m)
-    for start in range(0, m, step):
-        hits = (relf[start:start + step] @ lists_t).tocsr()        # |L_u' ∩ R_u| for the block's users u
-        counts = np.diff(hits.indptr)
-        rows = np.repeat(np.arange(start, start + hits.shape[0]), counts)
-        envy = np.maximum(hits.data * inv[rows] - own[rows], 0.0)
-        total += float(envy.sum())
-        nonempty = np.flatnonzero(counts)
-        if nonempty.size:
-            best[start + nonempty] = np.maximum.reduceat(envy, hits.indptr[nonempty])
-    return total, best
+    return _kernels.envy_stats(top, rel, inv, own, client=client, block_size=block_size)
 
 
 def utility_matrix(top_k, *, relevant, n_items: int, k: int | None = None, phi: str = "k") -> np.ndarray:
@@ -339,7 +330,7 @@ def envy_matrix(top_k, *, relevant, n_items: int, k: int | None = None, phi: str
 
 
 def mean_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, normalization: str = "mean",
-                   phi: str = "k", block_size: int | None = None, on_undefined: str = "warn") -> float:
+                   phi: str = "k", block_size: int | None = None, on_undefined: str = "warn", client=None) -> float:
     r"""Mean envy between users (ME; Patro et al. 2020, Biswas et al. 2021), on the corrected utility.
 
     .. math::
@@ -393,13 +384,13 @@ def mean_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, norma
     check_on_undefined(on_undefined)
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
     _check_choice(normalization, NORMALIZATIONS, "normalization")
-    total, _ = _envy_stats(top, rel, phi, block_size)
+    total, _ = _envy_stats(top, rel, phi, block_size, client)
     m = top.shape[0]
     return total / (m * (m - 1)) * (2.0 if normalization == "printed" else 1.0)
 
 
 def mean_max_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, phi: str = "k",
-                       block_size: int | None = None, on_undefined: str = "warn") -> float:
+                       block_size: int | None = None, on_undefined: str = "warn", client=None) -> float:
     r"""Mean over users of their largest envy (user-side MME; Do et al. 2022) on the corrected utility.
 
     .. math:: \mathrm{MME}_{user} = \frac1m \sum_{u \in U} \max_{u' \in U} \mathrm{envy}(u, u')
@@ -439,12 +430,12 @@ def mean_max_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, p
     """
     check_on_undefined(on_undefined)
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
-    _, best = _envy_stats(top, rel, phi, block_size)
+    _, best = _envy_stats(top, rel, phi, block_size, client)
     return float(best.mean())
 
 
 def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float = 0.05, phi: str = "k",
-        block_size: int | None = None, on_undefined: str = "warn") -> float:
+        block_size: int | None = None, on_undefined: str = "warn", client=None) -> float:
     r"""Proportion of :math:`\varepsilon`-envious users (PEU; Do et al. 2022) on the corrected utility.
 
     .. math:: \mathrm{PEU} = \frac1m \sum_{u \in U} \mathbb{1}\bigl[\max_{u' \in U} \mathrm{envy}(u, u') > \varepsilon\bigr]
@@ -485,56 +476,11 @@ def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float =
     check_on_undefined(on_undefined)
     eps = check_real(epsilon, "epsilon", low=0.0)
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
-    _, best = _envy_stats(top, rel, phi, block_size)
+    _, best = _envy_stats(top, rel, phi, block_size, client)
     return float((best > eps).mean())
 
 
 # -------------------------------------------------------------------------------------------- UF
-
-def _unit_item_vectors(vectors, items):
-    """The given items' vectors scaled to unit length (zero vectors stay zero) and a mask of the zero ones."""
-    sub = vectors[items]
-    if sp.issparse(sub):
-        sub = sp.csr_matrix(sub, dtype=np.float64)
-        norms = np.sqrt(np.asarray(sub.multiply(sub).sum(axis=1)).ravel())
-        inv = np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)
-        return sp.csr_matrix(sp.diags(inv) @ sub), norms == 0
-    sub = np.asarray(sub, dtype=np.float64)
-    norms = np.linalg.norm(sub, axis=1)
-    return sub * np.divide(1.0, norms, out=np.zeros_like(norms), where=norms > 0)[:, None], norms == 0
-
-
-#: Up to this many distinct recommended items, UF keeps their cosine matrix (float64 up to 4,096 items,
-#: float32 beyond) and sums its rows per list; more items use two sparse products per block,
-#: :math:`(B_b V) V^\top`, which cost less than the ``m k r`` row sums of a large matrix.
-DENSE_ITEM_COSINE = 2048
-
-
-def _item_cosine(unit, unit_t, zero):
-    """Dense ``(r, r)`` cosine of the recommended items (float32 beyond 4,096 items), built in row blocks; diagonal 1."""
-    r = unit.shape[0]
-    out = np.empty((r, r), dtype=np.float64 if r <= 4096 else np.float32)   # float32: relative error ~1e-7
-    step = max(1, (1 << 22) // max(r, 1))
-    for start in range(0, r, step):
-        block = unit[start:start + step] @ unit_t
-        out[start:start + step] = block.toarray() if sp.issparse(block) else block
-    out[np.flatnonzero(zero), np.flatnonzero(zero)] = 1.0
-    return out
-
-
-def _cos_to_lists(lists_block, unit, unit_t, zero):
-    r"""``(b, r)``: :math:`\sum_{i \in L_u} \cos(\vec i, \cdot)` for the block's users, as ``(B_b V) V^T``.
-
-    Never forms the ``r x r`` item cosine matrix. An item is at distance 0 from itself even when
-    its vector is 0 (e.g. an item nobody has in their history), hence the ``zero`` correction.
-    """
-    summed = lists_block @ unit
-    summed = summed @ unit_t
-    summed = summed.toarray() if sp.issparse(summed) else np.asarray(summed)
-    if zero.any():
-        summed[:, zero] += lists_block[:, np.flatnonzero(zero)].toarray()
-    return summed
-
 
 def _uf_similarity(history, n_users, n_items, gamma, item_features, similarity):
     gamma = float(gamma)
@@ -559,7 +505,8 @@ def _uf_similarity(history, n_users, n_items, gamma, item_features, similarity):
 
 
 def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float = 1.0,
-               similarity="jaccard", item_features=None, item_vectors=None, block_size: int | None = None) -> dict:
+               similarity="jaccard", item_features=None, item_vectors=None, block_size: int | None = None,
+               client=None) -> dict:
     r"""UF and its parts: ``{"UF", "sum", "threshold", "n_similar_pairs", "n_pairs", "log_base"}``.
 
     ``sum`` is :math:`\sum_{(u, u') \in U^*} \mathrm{sim}_{UF}(u, u')\, d_L(u, u')` over unordered
@@ -590,13 +537,9 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
     if m < 2:
         raise ValueError(f"user fairness compares users: at least 2 users are needed, got {m}.")
     source = _uf_similarity(history, m, n_items, gamma, item_features, similarity)
+    check_client(client)
+    from . import _kernels
     n_pairs = m * (m - 1) / 2.0
-    s1 = s2 = 0.0
-    for _, block in source.upper_blocks(block_size):
-        s1 += float(block.sum())
-        s2 += float(np.einsum("ij,ij->", block, block))
-    mean = s1 / n_pairs
-    threshold = mean + math.sqrt(max(s2 / n_pairs - mean * mean, 0.0))
     if item_vectors is None:
         if history is None:
             raise ValueError("UF's default item vectors are the columns of the history matrix: pass history= or "
@@ -608,26 +551,12 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
             raise ValueError(f"item_vectors must have one row per item ({n_items}); got shape {vectors.shape}.")
         if sp.issparse(vectors):
             vectors = sp.csr_matrix(vectors)
-    items, pos = np.unique(top, return_inverse=True)
-    pos = pos.reshape(top.shape)
-    unit, zero = _unit_item_vectors(vectors, items)
-    unit_t = unit.T.tocsr() if sp.issparse(unit) else unit.T
-    item_cos = _item_cosine(unit, unit_t, zero) if items.size <= DENSE_ITEM_COSINE else None
-    lists = sp.csr_matrix((np.ones(top.size), pos.ravel(), np.arange(0, top.size + 1, kk)), shape=(m, items.size))
-    total, similar = 0.0, 0
-    for start, block in source.upper_blocks(block_size):
-        rows, cols = np.nonzero((block >= threshold) & (block > 0))     # pairs with similarity 0 add nothing
-        if not rows.size:
-            continue
-        rows, cols, vals = rows + start, cols + start, block[rows, cols]
-        urows, local = np.unique(rows, return_inverse=True)
-        if item_cos is not None:                                  # sum_{i in L_u} cos(i, .) for the block's users
-            summed = lists[urows].astype(item_cos.dtype) @ item_cos     # same dtype: no copy of item_cos
-        else:
-            summed = _cos_to_lists(lists[urows], unit, unit_t, zero)
-        cross = summed[local[:, None], pos[cols]].sum(axis=1)     # sum over i in L_u, i' in L_u'
-        total += float(vals @ (1.0 - cross / kk ** 2))
-        similar += rows.size
+        elif not np.all(np.isfinite(vectors)):
+            raise ValueError("item_vectors has NaN or infinite entries.")
+    stats = _kernels.pair_stats(source, client=client, block_size=block_size)       # threshold: mean + SD
+    mean = stats["sum"] / n_pairs
+    threshold = mean + math.sqrt(max(stats["sum_sq"] / n_pairs - mean * mean, 0.0))
+    total, similar = _kernels.uf_stats(source, top, vectors, threshold, client=client, block_size=block_size)
     total = max(total, 0.0)
     if n_pairs <= 1:
         value = float("nan")
@@ -640,7 +569,8 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
 
 
 def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float = 1.0, similarity="jaccard",
-       item_features=None, item_vectors=None, block_size: int | None = None, on_undefined: str = "warn") -> float:
+       item_features=None, item_vectors=None, block_size: int | None = None, on_undefined: str = "warn",
+       client=None) -> float:
     r"""Wu et al.'s distance-based UnFairness score (UF, 2023), as Paper 5 uses it.
 
     .. math::
@@ -677,9 +607,11 @@ def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float 
     item_vectors : array-like or scipy.sparse (n_items, d), optional
         Item vectors of the list distance (default: the columns of the history matrix).
     block_size : int, optional
-        Rows of the similarity handled at once (memory only).
+        Users per block of pairs (a task on a cluster); the result does not depend on it.
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         Two users have a single pair: the log base 1 makes UF undefined.
+    client : dask.distributed.Client, optional
+        Compute the blocks of pairs as tasks on this Dask cluster (same value); default: this machine.
 
     Returns
     -------
@@ -695,7 +627,8 @@ def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float 
     """
     check_on_undefined(on_undefined)
     details = uf_details(top_k, history=history, n_items=n_items, k=k, gamma=gamma, similarity=similarity,
-                         item_features=item_features, item_vectors=item_vectors, block_size=block_size)
+                         item_features=item_features, item_vectors=item_vectors, block_size=block_size,
+                         client=client)
     if math.isnan(details["UF"]):
         return undefined("UF", "with 2 users there is one pair and the log base m(m-1)/2 is 1", on_undefined)
     return details["UF"]

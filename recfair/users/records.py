@@ -84,15 +84,15 @@ def _similarity(run, similarity):
 
 
 def _puf(run, *, on_undefined="warn", base="NDCG", similarity="jaccard", minmax=None, normalization="mean",
-         block_size=None):
+         block_size=None, client=None):
     source, computed = _similarity(run, similarity)
     return _m.puf(per_user_effectiveness(run, base), similarity=source, normalization=normalization,
                   minmax=computed if minmax is None else bool(minmax), block_size=block_size,
-                  on_undefined=on_undefined)
+                  on_undefined=on_undefined, client=client)
 
 
 def _puf_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefined="warn", normalization="mean",
-                       minmax=False, block_size=None):
+                       minmax=False, block_size=None, client=None):
     if similarity is None:
         raise ValueError("PUF weighs user pairs by similarity: pass similarity= (a users x users matrix).")
     if isinstance(similarity, str):
@@ -100,7 +100,7 @@ def _puf_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefi
                          "to compute it from); build one with recfair.users.user_similarity(history, "
                          f"similarity={similarity!r}).")
     return _m.puf(effectiveness, similarity=similarity, normalization=normalization, minmax=minmax,
-                  block_size=block_size, on_undefined=on_undefined)
+                  block_size=block_size, on_undefined=on_undefined, client=client)
 
 
 def _sd(run, *, on_undefined="warn", base="NDCG"):
@@ -119,25 +119,26 @@ def _gini_effectiveness(effectiveness, *, similarity=None, groups=None, on_undef
     return _m.gini_ind(effectiveness, on_undefined=on_undefined)
 
 
-def _me(run, *, on_undefined="warn", normalization="mean", phi="k", block_size=None):
+def _me(run, *, on_undefined="warn", normalization="mean", phi="k", block_size=None, client=None):
     return _m.mean_envy_user(run.top_k, relevant=run.relevant, n_items=run.n_items, normalization=normalization,
-                             phi=phi, block_size=block_size, on_undefined=on_undefined)
+                             phi=phi, block_size=block_size, on_undefined=on_undefined, client=client)
 
 
-def _mme(run, *, on_undefined="warn", phi="k", block_size=None):
+def _mme(run, *, on_undefined="warn", phi="k", block_size=None, client=None):
     return _m.mean_max_envy_user(run.top_k, relevant=run.relevant, n_items=run.n_items, phi=phi,
-                                 block_size=block_size, on_undefined=on_undefined)
+                                 block_size=block_size, on_undefined=on_undefined, client=client)
 
 
-def _peu(run, *, on_undefined="warn", epsilon=0.05, phi="k", block_size=None):
+def _peu(run, *, on_undefined="warn", epsilon=0.05, phi="k", block_size=None, client=None):
     return _m.peu(run.top_k, relevant=run.relevant, n_items=run.n_items, epsilon=epsilon, phi=phi,
-                  block_size=block_size, on_undefined=on_undefined)
+                  block_size=block_size, on_undefined=on_undefined, client=client)
 
 
-def _uf(run, *, on_undefined="warn", gamma=1.0, similarity="jaccard", item_vectors=None, block_size=None):
+def _uf(run, *, on_undefined="warn", gamma=1.0, similarity="jaccard", item_vectors=None, block_size=None,
+        client=None):
     return _m.uf(run.top_k, history=run.history, n_items=run.n_items, gamma=gamma, similarity=similarity,
                  item_features=run.item_features, item_vectors=item_vectors, block_size=block_size,
-                 on_undefined=on_undefined)
+                 on_undefined=on_undefined, client=client)
 
 
 _SIM = r"\mathrm{sim}(u, u')"

@@ -272,22 +272,15 @@ class UserSimilarity:
         """
         if self.kind != "cosine":
             raise ValueError("cosine_weighted_sum needs a cosine similarity computed from history.")
+        from ._kernels import cosine_weighted_sum        # per item: its users sorted by score, prefix sums
+
         scores = np.asarray(scores, dtype=np.float64)
-        item_user = self._history.T.tocsr()
-        sizes = np.diff(self._history.indptr).astype(np.float64)
-        weight = np.divide(1.0, np.sqrt(sizes), out=np.zeros_like(sizes), where=sizes > 0)
-        item = np.repeat(np.arange(item_user.shape[0]), np.diff(item_user.indptr))
-        users = item_user.indices
-        order = np.lexsort((scores[users], item))
-        item, users = item[order], users[order]
-        w, ws = weight[users], weight[users] * scores[users]
-        seg_start = item_user.indptr[item]                # first position of each entry's item segment
-        cw = np.concatenate([[0.0], np.cumsum(w)])
-        cws = np.concatenate([[0.0], np.cumsum(ws)])
-        pos = np.arange(users.size)
-        before_w = cw[pos] - cw[seg_start]
-        before_ws = cws[pos] - cws[seg_start]
-        return float(2.0 * np.sum(ws * before_w - w * before_ws))
+        if getattr(self, "_item_users", None) is None:
+            item_user = self._history.T.tocsr()
+            sizes = np.diff(self._history.indptr).astype(np.float64)
+            self._item_users = (item_user.indptr.astype(np.int64), item_user.indices.astype(np.int32),
+                                np.divide(1.0, np.sqrt(sizes), out=np.zeros_like(sizes), where=sizes > 0))
+        return 2.0 * cosine_weighted_sum(*self._item_users, scores)
 
     def pairs(self, block_size: int | None = None):
         """Yield ``(rows, cols, values)``: the ordered pairs ``u != u'`` with non-zero similarity, one row block at a time."""
@@ -298,7 +291,10 @@ class UserSimilarity:
     def offdiag_range(self, block_size: int | None = None) -> tuple[float, float]:
         """Smallest and largest similarity over the distinct pairs ``u != u'`` (one pass over the blocks)."""
         if getattr(self, "_range", None) is None:
-            self._range = upper_block_range(self.upper_blocks(block_size))
+            from ._kernels import pair_stats                     # one compiled pass over the pairs
+
+            stats = pair_stats(self, block_size=block_size)
+            self._range = (stats["min"], stats["max"])
         return self._range
 
     def dense(self) -> np.ndarray:
