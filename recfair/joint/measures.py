@@ -127,23 +127,38 @@ def _exposure_matrix(lists: np.ndarray, weights: np.ndarray, n: int) -> sp.csr_m
 
 def _mean_users(name: str, values: np.ndarray, on_undefined: str, reason: str) -> float:
     """Mean over users; NaN users make the whole measure undefined."""
-    if values.size == 0:
-        return undefined(name, _NO_USERS, on_undefined)
     bad = np.isnan(values)
-    if bad.any():
-        return undefined(name, f"{int(bad.sum())} user(s) {reason}", on_undefined)
-    return float(values.mean())
+    return mean_from_sum(name, float(values[~bad].sum()) if values.size else 0.0, n_users=values.size,
+                         n_defined=int((~bad).sum()), corrected=False, reason=reason, on_undefined=on_undefined)
 
 
 def _mean_defined(name: str, values: np.ndarray, on_undefined: str) -> float:
     """Mean over the users with a non-empty per-user range (corrected versions)."""
-    if values.size == 0:
-        return undefined(name, _NO_USERS, on_undefined)
     keep = ~np.isnan(values)
-    if not keep.any():
-        return undefined(name, "no user has a non-empty range (every user has no relevant item "
-                               "or only relevant items)", on_undefined)
-    return float(snap(values[keep].mean()))
+    return mean_from_sum(name, float(values[keep].sum()) if values.size else 0.0, n_users=values.size,
+                         n_defined=int(keep.sum()), corrected=True, on_undefined=on_undefined)
+
+
+def mean_from_sum(name: str, total: float, *, n_users: int, n_defined: int, corrected: bool, on_undefined: str,
+                  reason: str = "are undefined") -> float:
+    """A per-user measure from the sum of its defined per-user values (what :class:`recfair.Accumulator` keeps).
+
+    The original versions need every user defined (else undefined: ``n_users - n_defined`` users
+    ``reason``); the corrected ones average over the ``n_defined`` users with a non-empty range.
+
+    >>> mean_from_sum("iaa", 1.5, n_users=3, n_defined=3, corrected=False, on_undefined="raise")
+    0.5
+    """
+    if n_users == 0:
+        return undefined(name, _NO_USERS, on_undefined)
+    if corrected:
+        if n_defined == 0:
+            return undefined(name, "no user has a non-empty range (every user has no relevant item "
+                                   "or only relevant items)", on_undefined)
+        return float(snap(total / n_defined))
+    if n_defined < n_users:
+        return undefined(name, f"{int(n_users - n_defined)} user(s) {reason}", on_undefined)
+    return float(total / n_users)
 
 
 def _rescale_users(raw, low, high):
@@ -550,6 +565,29 @@ def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> flo
 
 #: Measures that average per-user scores (their per-user values: :func:`per_user`).
 PER_USER = tuple(_PER_USER)
+
+
+def per_user_block(key: str, run: Run, **options) -> tuple[np.ndarray, str | None]:
+    """``(values, reason)`` of a measure of :data:`PER_USER` on a block of users (:class:`recfair.Accumulator`).
+
+    ``reason`` is not None when the measure is undefined whatever the other users; combine the
+    blocks' sums with :func:`mean_from_sum` (via :func:`finish_mean`).
+    """
+    if key not in _PER_USER:
+        raise ValueError(f"{key} has no per-user scores (it is not an average over users); "
+                         f"measures that have them: {', '.join(PER_USER)}.")
+    _check_run(key, run)
+    return _PER_USER[key](run, **options)
+
+
+def finish_mean(key: str, total: float, *, n_users: int, n_defined: int, reason: str | None,
+                on_undefined: str) -> float:
+    """Measure ``key`` of :data:`PER_USER` from its blocks' sums of defined per-user values."""
+    name = FUNCTIONS[key].__name__
+    if n_users and reason is not None:
+        return undefined(name, reason, on_undefined)
+    return mean_from_sum(name, total, n_users=n_users, n_defined=n_defined, corrected=key.endswith("_our"),
+                         reason=_NAN_USERS.get(key, "are undefined"), on_undefined=on_undefined)
 
 
 def per_user(key: str, run: Run, **options) -> np.ndarray:
