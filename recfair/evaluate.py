@@ -70,7 +70,7 @@ def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -
 
 
 def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None, scores=None, ranking=None,
-             history=None, rounds=None, item_features=None, user_attributes=None, on_undefined="warn",
+             history=None, rounds=None, item_features=None, user_attributes=None, on_undefined="warn", client=None,
              **options) -> dict[str, float]:
     """Compute the named measures on one run; returns ``{name: score}`` in the order asked.
 
@@ -106,8 +106,16 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
         One row per user: sensitive attributes, for the user-group measures.
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         What an undefined measure gives: NaN with a warning, NaN, or an error.
+    client : dask.distributed.Client, optional
+        Compute on this Dask cluster (:mod:`recfair.scale`): the linear measures over partitions
+        of users, merged exactly; the pairwise ones pass it to their measure functions.
     **options
         Measure parameters (e.g. ``gamma``); each must belong to a requested measure.
+
+    ``top_k`` may also be a long run larger than memory (a parquet path or a Dask DataFrame
+    with columns ``user, item, rank``; ``relevant``/``history`` then long frames ``user, item``),
+    and ``scores`` a Dask array or a callback ``scores(users)``: the run is then streamed in
+    blocks of users through :class:`recfair.Accumulator` (:mod:`recfair.streaming`).
 
     Returns
     -------
@@ -118,6 +126,12 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
     >>> evaluate([[0, 1], [1, 2]], n_items=4, measures=["HR", "P"], relevant=[[1], [3]])
     {'HR': 0.5, 'P': 0.25}
     """
+    from . import scale                                         # client= and out-of-memory runs
+    if client is not None or scale.wants(top_k, scores):
+        return scale.evaluate(top_k, n_items=n_items, measures=measures, k=k, relevant=relevant, relevance=relevance,
+                              scores=scores, ranking=ranking, history=history, rounds=rounds,
+                              item_features=item_features, user_attributes=user_attributes,
+                              on_undefined=on_undefined, client=client, **options)
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
               relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
     return evaluate_run(run, measures, on_undefined=on_undefined, **options)
@@ -125,7 +139,7 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
 
 def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=None, relevance=None, scores=None,
                       ranking=None, history=None, rounds=None, item_features=None, user_attributes=None,
-                      on_undefined="warn", **options) -> pd.DataFrame:
+                      on_undefined="warn", client=None, **options) -> pd.DataFrame:
     """Per-user values of measures that score each user (the relevance measures; IAA, IFD, II-F).
 
     Parameters
@@ -140,6 +154,8 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
         :class:`~recfair.UndefinedMeasureWarning` per measure naming how many users are
         undefined, ``"raise"`` raises :class:`~recfair.UndefinedMeasureError` instead, ``"nan"``
         is silent.
+    client : dask.distributed.Client, optional
+        Compute the users' partitions as tasks on this Dask cluster.
     **options
         Measure parameters (e.g. ``gamma``); each must belong to a requested measure.
 
@@ -157,6 +173,13 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
     10     1.0  0.5
     11     0.0  0.0
     """
+    if client is not None:                                      # partitions of users on a Dask cluster
+        from . import scale
+        return scale.evaluate_per_user(evaluate_per_user, top_k, n_items=n_items, measures=measures, users=users,
+                                       k=k, relevant=relevant, relevance=relevance, scores=scores, ranking=ranking,
+                                       history=history, rounds=rounds, item_features=item_features,
+                                       user_attributes=user_attributes, on_undefined=on_undefined, client=client,
+                                       **options)
     check_on_undefined(on_undefined)
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
               relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
@@ -186,7 +209,7 @@ def _scores_options(spec) -> set[str]:
     return {name for name, p in params.items() if p.kind is p.KEYWORD_ONLY} - {"similarity", "groups", "on_undefined"}
 
 
-def evaluate_scores(scores, measures, *, similarity=None, groups=None, on_undefined: str = "warn",
+def evaluate_scores(scores, measures, *, similarity=None, groups=None, on_undefined: str = "warn", client=None,
                     **options) -> dict[str, float]:
     """Compute user-fairness measures from per-user effectiveness values alone; returns ``{name: score}``.
 
@@ -212,6 +235,8 @@ def evaluate_scores(scores, measures, *, similarity=None, groups=None, on_undefi
     **options
         Parameters of the requested measures' score versions (PUF: ``normalization``,
         ``minmax``, ``block_size``; Atkinson: ``epsilon``; GCE: ``beta``, ``lam``, ``c``; Min: ``q``).
+    client : dask.distributed.Client, optional
+        Passed to the measures that accept it (PUF's pair blocks then run on the cluster).
 
     Returns
     -------
@@ -228,6 +253,10 @@ def evaluate_scores(scores, measures, *, similarity=None, groups=None, on_undefi
     ...                                                           groups=groups).items()}
     {'Range_group': 0.2, 'Atk_ind': 0.051}
     """
+    if client is not None:                                      # pairwise measures' blocks on a Dask cluster
+        from . import scale
+        return scale.evaluate_effectiveness(evaluate_scores, scores, measures, similarity=similarity, groups=groups,
+                                            on_undefined=on_undefined, client=client, **options)
     check_on_undefined(on_undefined)
     names = _measure_list(measures)
     specs = [get(name) for name in names]
