@@ -185,9 +185,9 @@ def _scores_in_blocks(top_k, *, n_items, measures, k, relevant, relevance, score
 _DATA = ("relevant", "relevance", "scores", "ranking", "history", "rounds", "user_attributes")
 
 
-def _per_user_rows(span, *, func, top_k, n_items, measures, data, options):
+def _per_user_rows(span, *, entry, top_k, n_items, measures, data, options):
     a, b = span
-    return a, func(top_k[a:b], n_items=n_items, measures=measures, on_undefined="nan",
+    return a, entry(top_k[a:b], n_items=n_items, measures=measures, on_undefined="nan",
                    **{name: _rows(v, a, b, name) for name, v in data.items()}, **options)
 
 
@@ -213,7 +213,7 @@ def evaluate_per_user(func, top_k, *, n_items, measures, users=None, client=None
         raise ValueError(f"users has {len(index)} entries but the run has {run.n_users} users.")
     shared = {name: client.scatter([v], broadcast=True, hash=False)[0] for name, v in data.items()}
     top = client.scatter([run.top_k], broadcast=True, hash=False)[0]
-    futures = [client.submit(_per_user_rows, span, func=func, top_k=top, n_items=n_items, measures=measures,
+    futures = [client.submit(_per_user_rows, span, entry=func, top_k=top, n_items=n_items, measures=measures,
                              data=shared, options=dict(options, k=run.k, item_features=item_features), pure=False)
                for span in partitions(run.n_users, client)]
     pieces = {}
