@@ -23,9 +23,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ._validation import check_positive_int
+from ._validation import check_item_range, check_positive_int
 from .accumulate import Accumulator
-from .frames import from_frame, item_sets_from_frame
+from .frames import from_frame
 
 __all__ = ["check_client", "map_merge", "evaluate_long", "is_long_source", "is_dask_collection", "UserRange", "accumulate_range",
            "user_ranges"]
@@ -155,8 +155,7 @@ def accumulate_range(rng: UserRange, *, source, relevant, history, scores, user_
     side = {}
     for name, src in (("relevant", relevant), ("history", history)):
         if src is not None:
-            side[name] = item_sets_from_frame(_read(src, [user, item], rng), users, n_items=n_items,
-                                              user=user, item=item)
+            side[name] = _item_sets(_read(src, [user, item], rng), users, n_items, user, item)
     attrs = None
     if user_attributes is not None:
         missing = np.setdiff1d(users, user_attributes.index.to_numpy())
@@ -165,6 +164,26 @@ def accumulate_range(rng: UserRange, *, source, relevant, history, scores, user_
         attrs = user_attributes.loc[users].reset_index(drop=True)
     acc.update(top_k, scores=_scores_block(scores, users, n_items), user_attributes=attrs, **side)
     return acc
+
+
+def _item_sets(frame, users: np.ndarray, n_items: int, user: str, item: str):
+    """Per-user item sets of ``users`` (sorted) from a long frame, as a 0/1 CSR matrix (vectorised
+    :func:`recfair.frames.item_sets_from_frame`: same checks, same errors)."""
+    import scipy.sparse as sp
+
+    u = frame[user].to_numpy().astype(np.int64, copy=False)
+    i = frame[item].to_numpy().astype(np.int64, copy=False)
+    check_item_range(i, n_items, f"column {item!r}")
+    row = np.searchsorted(users, u)
+    known = (row < users.size) & (users[np.minimum(row, users.size - 1)] == u) if users.size else np.zeros(u.size, bool)
+    row, i, u = row[known], i[known], u[known]              # users without lists are not evaluated
+    order = np.lexsort((i, row))
+    row, i, u = row[order], i[order], u[order]
+    dup = np.flatnonzero((row[1:] == row[:-1]) & (i[1:] == i[:-1]))
+    if dup.size:
+        raise ValueError(f"frame lists item {int(i[dup[0]])} for user {int(u[dup[0]])} more than once.")
+    indptr = np.concatenate(([0], np.cumsum(np.bincount(row, minlength=users.size))))
+    return sp.csr_matrix((np.ones(i.size, dtype=bool), i, indptr), shape=(users.size, n_items))
 
 
 def _user_bounds(source, user: str) -> tuple[int, int, int]:
