@@ -9,6 +9,8 @@ measures                                    state (independent of the number of 
 ==========================================  ====================================================
 relevance (HR ... NDCG); Part II's          exact sum of the defined per-user values, the number
 per-user averages (IAA, IFD, II-F)          of users and of defined users
+IBO/IWO, AI-F, HD                           per-item sums over users (``n`` or ``2n`` floats;
+                                            HD: ``2k``, with ``tie_break="stable"``)
 Part I (Jain ... AI-D)                      how often each item fills each rank, ``(n_items, k)``
                                             integers (:class:`recfair.item_exposure.RankCounts`)
 SD_ind, Gini_ind, Atk_ind, Part V's group   each user's effectiveness ``S(u)`` (8 bytes a user)
@@ -20,7 +22,7 @@ not depend on how the users are split into blocks, and it equals the one-shot
 :func:`recfair.evaluate` value up to the rounding of that one-shot sum (within 1e-15 relative
 in practice; the count-based Part I measures are identical). The other measures need every
 pair of users (PUF, the envy measures, UF), an items x items table (MME), a frontier over the
-whole run (DPFR) or one random draw over all users (HD with a random tie-break): they raise a
+whole run (DPFR): they raise a
 clear error here (:data:`NOT_ACCUMULABLE` says why).
 """
 
@@ -37,26 +39,74 @@ from .registry import ALL_MEASURES, REGISTRY, get
 from .relevance import mean_from_sum as _relevance_mean
 from .run import Run
 
-__all__ = ["Accumulator", "ACCUMULABLE", "NOT_ACCUMULABLE"]
+__all__ = ["Accumulator", "ACCUMULABLE", "NOT_ACCUMULABLE", "costs"]
 
 _PER_USER_MEANS = {s.key for s in ALL_MEASURES if s.family == "relevance"} | set(_joint.PER_USER)
 _RANK_COUNTED = {s.key for s in ALL_MEASURES if s.family == "item_exposure"}
+_ITEM_SUMS = set(_joint.ITEM_SUMS)
 _GATHERED = {"SD_ind", "Gini_ind"} | {s.key for s in ALL_MEASURES if s.family == "groups"}
 
 #: Measures an :class:`Accumulator` computes block by block.
-ACCUMULABLE = tuple(s.key for s in ALL_MEASURES if s.key in _PER_USER_MEANS | _RANK_COUNTED | _GATHERED)
+ACCUMULABLE = tuple(s.key for s in ALL_MEASURES if s.key in _PER_USER_MEANS | _RANK_COUNTED | _GATHERED | _ITEM_SUMS)
 
 #: Measures it cannot, and why (use :func:`recfair.evaluate`, with ``client=`` for the pairwise ones).
 NOT_ACCUMULABLE = {
     **{key: "it compares every pair of users (O(m^2)); evaluate it on the whole run, on a cluster with client="
        for key in ("PUF", "ME_user", "MME_user", "PEU", "UF")},
     "MME": "its envy compares every pair of items over all users (an n_items x n_items table summed over users)",
-    "HD": "its reference lists need every user at once",
-    "IBO_ori": "its item impacts are compared over the whole run", "IWO_ori": "its item impacts are compared over the whole run",
-    "IBO_our": "its item impacts are compared over the whole run", "IWO_our": "its item impacts are compared over the whole run",
-    "AI-F": "its per-item exposure gap is squared after summing over the whole run",
     "DPFR": "its Pareto frontier is built from the whole run and the dataset",
 }
+
+
+#: Measures that visit every pair of users (their time grows as m^2).
+PAIRWISE = ("PUF", "ME_user", "MME_user", "PEU", "UF")
+
+
+def costs():
+    """What each measure costs, from its registry record: a table for the book and for planning.
+
+    Columns: ``part``; ``time``, the order of the work for ``m`` users, ``n`` items, cut-off ``k``
+    (``O(mk)``: a pass over the lists and the relevant items; ``O(mn)``: the full ranking, i.e.
+    the users x items scores; ``O(m²)``: every pair of users; ``O(n²)``: every pair of items);
+    ``in blocks``, what an :class:`Accumulator` keeps between blocks of users (or why it cannot).
+
+    Examples
+    --------
+    >>> t = costs()
+    >>> t.loc["NDCG", "time"], t.loc["IFD_div_ori", "time"], t.loc["PUF", "time"]
+    ('O(mk)', 'O(mn)', 'O(m²)')
+    >>> t.loc["Gini_our", "in blocks"]
+    'n × k rank counts'
+    """
+    import pandas as pd
+
+    from .registry import PARTS
+
+    rows = {}
+    for spec in ALL_MEASURES:
+        key = spec.key
+        if key in PAIRWISE:
+            time = "O(m²)"
+        elif key == "MME":
+            time = "O(n²)"
+        elif "ranking" in spec.needs or "scores" in spec.needs:
+            time = "O(mn)"
+        else:
+            time = "O(mk)"
+        if key in _PER_USER_MEANS:
+            state = "a sum and two counts"
+        elif key in _RANK_COUNTED:
+            state = "n × k rank counts"
+        elif key == "HD":
+            state = "2k sums (tie_break='stable')"
+        elif key in _ITEM_SUMS:
+            state = "per-item sums (n or 2n floats)"
+        elif key in _GATHERED:
+            state = "S(u) of each user" + (" and its attributes" if spec.family == "groups" and key != "Atk_ind" else "")
+        else:
+            state = "no: " + NOT_ACCUMULABLE[key].split(" (")[0].split(";")[0]
+        rows[key] = {"part": PARTS[spec.family], "time": time, "in blocks": state}
+    return pd.DataFrame.from_dict(rows, orient="index").rename_axis("measure")
 
 
 class _ExactSum:
@@ -173,6 +223,7 @@ class Accumulator:
         self._sums = {key: _ExactSum() for key in names if key in _PER_USER_MEANS}
         self._defined = {key: 0 for key in self._sums}
         self._reasons: dict[str, str | None] = {key: None for key in self._sums}
+        self._item_sums = {key: None for key in names if key in _ITEM_SUMS}
         self._rank_counts = (RankCounts(np.zeros((self.n_items, self.k), dtype=np.int64), 0)
                              if any(key in _RANK_COUNTED for key in names) else None)
         self._bases = sorted({self._options[key].get("base", "NDCG") for key in names if key in _GATHERED})
@@ -215,6 +266,9 @@ class Accumulator:
             keep = ~np.isnan(values)
             total.add(values[keep])
             self._defined[key] += int(keep.sum())
+        for key, sums in self._item_sums.items():
+            block = _joint.item_sums_block(key, run, **self._options[key])
+            self._item_sums[key] = block if sums is None else sums + block
         if self._rank_counts is not None:
             self._rank_counts = self._rank_counts + RankCounts.of(run.top_k, n_items=self.n_items)
         for base in self._bases:
@@ -238,6 +292,9 @@ class Accumulator:
             self._defined[key] += other._defined[key]
             if self._reasons[key] is None:
                 self._reasons[key] = other._reasons[key]
+        for key, sums in other._item_sums.items():
+            if sums is not None:
+                self._item_sums[key] = sums if self._item_sums[key] is None else self._item_sums[key] + sums
         if self._rank_counts is not None:
             self._rank_counts = self._rank_counts + other._rank_counts
         for base in self._bases:
@@ -262,6 +319,11 @@ class Accumulator:
                 out[key] = float(_relevance_mean(key, self._sums[key].value, n_users=self.n_users,
                                                  n_undefined=self.n_users - self._defined[key],
                                                  on_undefined=self.on_undefined))
+            elif key in _ITEM_SUMS:
+                sums = self._item_sums[key]
+                out[key] = float(_joint.finish_item_sums(
+                    key, np.zeros((2, self.n_items)) if sums is None else sums, n_users=self.n_users,
+                    n_items=self.n_items, k=self.k, on_undefined=self.on_undefined, **opts))
             elif key in _RANK_COUNTED:
                 extra = {"item_features": self.item_features} if key == "VoCD" else {}
                 out[key] = float(from_rank_counts(key, self._rank_counts, n_items=self.n_items,

@@ -382,6 +382,13 @@ def _hd(run, on_undefined, gamma=0.9, tie_break="stable", seed=None):
     if (n_rel == 0).any():
         return undefined("hellinger_distance", f"{int((n_rel == 0).sum())} user(s) have no relevant item "
                          "(r'_{u,i} = r_{u,i} / 0)", on_undefined)
+    sums = _hd_sums(run, gamma, tie_break, seed)
+    return _hd_from(sums[0] / m, sums[1] / m)
+
+
+def _hd_sums(run, gamma, tie_break, seed) -> np.ndarray:
+    """``(2, k)``: the users' reference shares and normalised clicks at each reference position, summed."""
+    m, k = run.top_k.shape
     rel = run.relevance_values
     g = run.top_grades
     if (g > 1).any():
@@ -391,7 +398,6 @@ def _hd(run, on_undefined, gamma=0.9, tie_break="stable", seed=None):
     pos = locate(rel, np.maximum(ref_items, 0))
     ref_share = np.where((ref_items >= 0) & (pos >= 0), rel.data[np.maximum(pos, 0)] if rel.nnz else 0.0, 0.0)
     ref_share /= np.asarray(rel.sum(axis=1)).ravel()[:, None]
-    q = ref_share.mean(axis=0)
     # cascade clicks on the system list: r * gamma^p * prod_{j<p} (1 - r_j), normalised per user (0/0 -> 0)
     survive = np.cumprod(np.concatenate([np.ones((m, 1)), 1.0 - g[:, :-1]], axis=1), axis=1)
     clicks = g * gamma ** np.arange(1, k + 1) * survive
@@ -399,7 +405,10 @@ def _hd(run, on_undefined, gamma=0.9, tie_break="stable", seed=None):
     # map each clicked item to its reference position (0 if it is not among the k reference items)
     same = run.top_k[:, :, None] == ref_items[:, None, :]                   # (m, slot, ref position)
     at_ref = (clicks[:, :, None] * same).sum(axis=1)
-    c = _normalise_rows(at_ref).mean(axis=0)
+    return np.vstack([ref_share.sum(axis=0), _normalise_rows(at_ref).sum(axis=0)])
+
+
+def _hd_from(q, c) -> float:
     return float(np.sqrt(0.5 * ((np.sqrt(q) - np.sqrt(c)) ** 2).sum()))
 
 
@@ -443,6 +452,10 @@ def _ibo_iwo(run, on_undefined, *, better: bool, corrected: bool):
     if run.n_users == 0:
         return undefined(name, _NO_USERS, on_undefined)
     _, _, own, unif = _impacts(run)
+    return _ibo_iwo_from(name, own, unif, on_undefined, better=better, corrected=corrected)
+
+
+def _ibo_iwo_from(name, own, unif, on_undefined, *, better: bool, corrected: bool):
     known = unif > 0
     if corrected:
         if not known.any():
@@ -588,6 +601,55 @@ def finish_mean(key: str, total: float, *, n_users: int, n_defined: int, reason:
         return undefined(name, reason, on_undefined)
     return mean_from_sum(name, total, n_users=n_users, n_defined=n_defined, corrected=key.endswith("_our"),
                          reason=_NAN_USERS.get(key, "are undefined"), on_undefined=on_undefined)
+
+
+#: Measures that are functions of per-item sums over users (:func:`item_sums_block`, :func:`finish_item_sums`).
+ITEM_SUMS = ("HD", "IBO_ori", "IWO_ori", "IBO_our", "IWO_our", "AI-F")
+
+
+def item_sums_block(key: str, run: Run, **options) -> np.ndarray:
+    """Per-item sums over a block of users behind a measure of :data:`ITEM_SUMS` (:class:`recfair.Accumulator`).
+
+    AI-F: :math:`\\sum_u (E_{u,i} - E^*_{u,i})`, shape ``(n,)``; IBO/IWO: the rows
+    :math:`\\sum_u r_{u,i} e_{u,i}` and :math:`\\sum_u r_{u,i}`, shape ``(2, n)``. Blocks add up.
+    """
+    if key not in ITEM_SUMS:
+        raise ValueError(f"{key} is not a function of per-item sums; measures that are: {', '.join(ITEM_SUMS)}.")
+    _check_run(key, run)
+    if key == "HD":
+        gamma, tie_break = check_gamma(options.get("gamma", 0.9)), options.get("tie_break", "stable")
+        if tie_break not in _TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {_TIE_BREAKS}, got {tie_break!r}.")
+        if tie_break == "random":
+            raise ValueError("HD with tie_break='random' draws its tie-breaks over all users at once: it cannot be "
+                             "fed in blocks of users (use tie_break='stable').")
+        missing = int((run.n_relevant == 0).sum())
+        sums = _hd_sums(run, gamma, tie_break, options.get("seed")) if not missing else np.zeros((2, run.k))
+        return np.hstack([sums, [[missing], [0.0]]])               # the last column counts users without relevant items
+    if key == "AI-F":
+        return np.asarray(_exposure_gap(run, check_gamma(options.get("gamma", 0.8))).sum(axis=0)).ravel()
+    exposure = _exposure_matrix(_lists(run), _inverse(np.arange(1, run.k + 1)), run.n_items)
+    rel = run.relevance_values
+    return np.vstack([np.asarray(rel.multiply(exposure).sum(axis=0)).ravel(), np.asarray(rel.sum(axis=0)).ravel()])
+
+
+def finish_item_sums(key: str, sums: np.ndarray, *, n_users: int, n_items: int, k: int, on_undefined: str,
+                     **options) -> float:
+    """Measure ``key`` of :data:`ITEM_SUMS` from the per-item sums of every block (:func:`item_sums_block`)."""
+    name = FUNCTIONS[key].__name__
+    if n_users == 0:
+        return undefined(name, _NO_USERS, on_undefined)
+    if key == "HD":
+        if sums[0, -1]:
+            return undefined(name, f"{int(sums[0, -1])} user(s) have no relevant item (r'_{{u,i}} = r_{{u,i}} / 0)",
+                             on_undefined)
+        return _hd_from(sums[0, :-1] / n_users, sums[1, :-1] / n_users)
+    if key == "AI-F":
+        check_gamma(options.get("gamma", 0.8))
+        return float(((sums / n_users) ** 2).mean())
+    harmonic = float(_inverse(np.arange(1, k + 1)).sum())
+    own, unif = sums[0] / n_users, sums[1] * harmonic / (n_items * n_users)
+    return _ibo_iwo_from(name, own, unif, on_undefined, better=key.startswith("IBO"), corrected=key.endswith("_our"))
 
 
 def per_user(key: str, run: Run, **options) -> np.ndarray:
