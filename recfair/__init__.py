@@ -41,8 +41,9 @@ from .run import Run
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("accumulate", "analysis", "bounds", "datasets", "examination", "frames", "item_exposure", "joint", "plotting", "ranking",
-         "recommenders", "registry", "relevance", "rerank", "spec", "symbolic", "synthetic", "thesis", "users", "widgets")
+_LAZY = ("accumulate", "analysis", "bounds", "datasets", "examination", "frames", "item_exposure", "joint", "plotting",
+         "ranking", "recommenders", "registry", "relevance", "rerank", "scale", "spec", "streaming", "symbolic",
+         "synthetic", "thesis", "users", "widgets")
 
 
 def __getattr__(name):
