@@ -27,8 +27,7 @@ from .registry import get
 from .run import Run
 from .streaming import check_client, evaluate_long, is_dask_collection, is_long_source, map_merge
 
-__all__ = ["wants", "check_client", "evaluate", "evaluate_per_user", "evaluate_effectiveness", "map_merge",
-           "partitions"]
+__all__ = ["wants", "partitions"]
 
 #: Users per task when an in-memory run is spread over a cluster (at least one task per worker thread).
 TASK_USERS = 50_000

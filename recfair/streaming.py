@@ -27,8 +27,7 @@ from ._validation import check_item_range, check_positive_int
 from .accumulate import Accumulator
 from .frames import from_frame
 
-__all__ = ["check_client", "map_merge", "evaluate_long", "is_long_source", "is_dask_collection", "UserRange", "accumulate_range",
-           "user_ranges"]
+__all__ = ["evaluate_long", "is_long_source", "user_ranges"]
 
 BLOCK_USERS = 100_000
 
@@ -43,7 +42,11 @@ def _is_path(x) -> bool:
 
 
 def is_long_source(x) -> bool:
-    """Whether ``x`` is a long run rather than top-k lists: a parquet path or a Dask DataFrame."""
+    """Whether ``x`` is a long run rather than top-k lists: a parquet path or a Dask DataFrame.
+
+    >>> is_long_source("runs/als.parquet"), is_long_source([[0, 1], [2, 3]])
+    (True, False)
+    """
     return _is_path(x) or (is_dask_collection(x) and hasattr(x, "columns"))
 
 
