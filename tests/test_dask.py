@@ -51,7 +51,7 @@ def _close(a, b):
         assert b[key] == pytest.approx(a[key], rel=1e-12, abs=1e-15, nan_ok=True), key
 
 
-NAMES = list(ACCUMULABLE) + ["HD", "MME", "IBO_our", "AI-F", "PUF", "ME_user"]
+NAMES = list(ACCUMULABLE) + ["MME", "PUF", "ME_user"]
 
 
 def test_evaluate_with_client_equals_local(client):
