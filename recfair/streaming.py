@@ -120,6 +120,12 @@ def _read(source, columns, rng: UserRange):
         table = dataset.to_table(columns=columns, filter=(field >= rng.lo) & (field < rng.hi))
         return table.to_pandas()
     if is_dask_collection(source):
+        if columns[0] not in source.columns and source.index.name == columns[0]:
+            # indexed by user (with known divisions Dask reads only the partitions of the range)
+            return source.loc[rng.lo:rng.hi - 1, columns[1:]].compute().reset_index()
+        missing = [c for c in columns if c not in source.columns]
+        if missing:
+            raise ValueError(f"the Dask DataFrame has no column(s) {missing} (it has {list(source.columns)}).")
         part = source[(source[columns[0]] >= rng.lo) & (source[columns[0]] < rng.hi)]
         return part[columns].compute()
     if isinstance(source, pd.DataFrame):
@@ -206,10 +212,13 @@ def _user_bounds(source, user: str) -> tuple[int, int, int]:
                 hi = mm["max"].as_py() if hi is None else max(hi, mm["max"].as_py())
                 rows += batch.num_rows
         return (0, -1, 0) if lo is None else (int(lo), int(hi), rows)
-    if user not in source.columns:
-        raise ValueError(f"the run has no column {user!r} (it has {list(source.columns)}).")
     import dask
 
+    if user not in source.columns and source.index.name == user:
+        lo, hi, rows = dask.compute(source.index.min(), source.index.max(), source.index.size)
+        return (0, -1, 0) if rows == 0 else (int(lo), int(hi), int(rows))
+    if user not in source.columns:
+        raise ValueError(f"the run has no column {user!r} (it has {list(source.columns)}).")
     lo, hi, rows = dask.compute(source[user].min(), source[user].max(), source[user].count())
     return (0, -1, 0) if rows == 0 else (int(lo), int(hi), int(rows))
 
@@ -295,9 +304,11 @@ def evaluate_long(top_k, *, n_items, measures, k=None, relevant=None, history=No
                   measures=measures, n_items=n_items, k=k, on_undefined=on_undefined, columns=tuple(columns),
                   options=options)
     total = Accumulator(measures, n_items=n_items, k=k, on_undefined=on_undefined, **options)
-    if client is None:
+    if client is None or any(is_dask_collection(x) for x in (top_k, relevant, history, scores)):
+        # Dask collections are read range by range from here: each range's rows are computed by the
+        # active scheduler (the client's cluster when there is one), the Accumulator runs here
         for rng in ranges:
             total.merge(accumulate_range(rng, **kwargs))
-    else:
+    else:                                   # parquet ranges: each task reads and accumulates its own
         total = map_merge(client, accumulate_range, ranges, kwargs, total)
     return total.result()

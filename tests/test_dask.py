@@ -88,6 +88,18 @@ def test_long_parquet_run_on_the_cluster(client, tmp_path):
                               relevant=str(tmp_path / "rel.parquet"), client=client, block_users=40))
 
 
+def test_dask_dataframe_with_a_client(client):
+    dd = pytest.importorskip("dask.dataframe")
+    top_k = DATA["top_k"]
+    run = dd.from_pandas(pd.DataFrame({"user": np.repeat(np.arange(M), K), "item": top_k.ravel(),
+                                       "rank": np.tile(np.arange(1, K + 1), M)}), npartitions=3)
+    names = ["HR", "Gini_our"]
+    _close(rf.evaluate(top_k, n_items=N, measures=names, relevant=DATA["relevant"]),
+           rf.evaluate(run, n_items=N, measures=names, client=client, block_users=100,
+                       relevant=pd.DataFrame({"user": np.repeat(np.arange(M), [len(r) for r in DATA["relevant"]]),
+                                              "item": np.concatenate(DATA["relevant"])})))
+
+
 def _slow_block(span, **kwargs):
     import time
 

@@ -85,6 +85,9 @@ def test_dask_dataframe_streams_partition_by_partition():
     rel = dd.from_pandas(_pairs(RELEVANT), npartitions=3)
     got = rf.evaluate(run, n_items=N, measures=["MAP", "Jain_our", "II-F_our"], relevant=rel, block_users=64)
     _close(_expected(["MAP", "Jain_our", "II-F_our"]), got)
+    indexed = dd.from_pandas(_long(TOP_K, shuffle=False).set_index("user"), npartitions=5, sort=True)
+    got = rf.evaluate(indexed, n_items=N, measures=["MAP", "Jain_our"], relevant=rel, block_users=64)
+    _close(_expected(["MAP", "Jain_our"]), got)
 
 
 def test_ifd_div_ori_scores_in_blocks(paths):
