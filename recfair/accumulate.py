@@ -68,15 +68,16 @@ def costs():
     Columns: ``part``; ``time``, the order of the work for ``m`` users, ``n`` items, cut-off ``k``
     (``O(mk)``: a pass over the lists and the relevant items; ``O(mn)``: the full ranking, i.e.
     the users x items scores; ``O(m²)``: every pair of users; ``O(n²)``: every pair of items);
-    ``in blocks``, what an :class:`Accumulator` keeps between blocks of users (or why it cannot).
+    ``in blocks``, what an :class:`Accumulator` keeps between blocks of users (or, in a word, why
+    it cannot: :data:`NOT_ACCUMULABLE` says it in full).
 
     Examples
     --------
     >>> t = costs()
     >>> t.loc["NDCG", "time"], t.loc["IFD_div_ori", "time"], t.loc["PUF", "time"]
     ('O(mk)', 'O(mn)', 'O(m²)')
-    >>> t.loc["Gini_our", "in blocks"]
-    'n × k rank counts'
+    >>> t.loc["Gini_our", "in blocks"], t.loc["UF", "in blocks"]
+    ('n × k counts', 'no: user pairs')
     """
     import pandas as pd
 
@@ -94,19 +95,22 @@ def costs():
         else:
             time = "O(mk)"
         if key in _PER_USER_MEANS:
-            state = "a sum and two counts"
+            state = "a sum, 2 counts"
         elif key in _RANK_COUNTED:
-            state = "n × k rank counts"
+            state = "n × k counts"
         elif key == "HD":
-            state = "2k sums (tie_break='stable')"
+            state = "2k sums"
         elif key in _ITEM_SUMS:
-            state = "per-item sums (n or 2n floats)"
+            state = "per-item sums"
         elif key in _GATHERED:
-            state = "S(u) of each user" + (" and its attributes" if spec.family == "groups" and key != "Atk_ind" else "")
+            state = "S(u)" + (", groups" if spec.family == "groups" and key != "Atk_ind" else "")
         else:
-            state = "no: " + NOT_ACCUMULABLE[key].split(" (")[0].split(";")[0]
+            state = "no: " + _SHORT_REASONS[key]
         rows[key] = {"part": PARTS[spec.family], "time": time, "in blocks": state}
     return pd.DataFrame.from_dict(rows, orient="index").rename_axis("measure")
+
+
+_SHORT_REASONS = {**{key: "user pairs" for key in PAIRWISE}, "MME": "item pairs", "DPFR": "frontier"}
 
 
 class _ExactSum:
