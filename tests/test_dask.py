@@ -70,8 +70,12 @@ def test_per_user_and_effectiveness_with_client(client):
                                   on_undefined="nan", users=np.arange(M) + 100, client=client)
     pd.testing.assert_frame_equal(local, remote, rtol=1e-12)
     eff = local["NDCG"].to_numpy()
-    kwargs = dict(groups=DATA["user_attributes"]["g"].to_numpy())
-    names = ["SD_ind", "Gini_ind", "Range_group", "Atk_ind"]
+    rng = np.random.default_rng(0)
+    sim = rng.random((M, M))
+    sim = (sim + sim.T) / 2
+    np.fill_diagonal(sim, 1.0)
+    kwargs = dict(groups=DATA["user_attributes"]["g"].to_numpy(), similarity=sim)
+    names = ["PUF", "SD_ind", "Gini_ind", "Range_group", "Atk_ind"]
     _close(rf.evaluate_scores(eff, names, **kwargs), rf.evaluate_scores(eff, names, client=client, **kwargs))
 
 
