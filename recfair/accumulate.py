@@ -143,6 +143,11 @@ class _ExactSum:
         return math.fsum(self.parts)
 
 
+def effectiveness_hook(spec):
+    """A record's measure-from-effectiveness hook (``from_effectiveness``; ``from_scores`` before issue 16)."""
+    return getattr(spec, "from_effectiveness", None) or getattr(spec, "from_scores", None)
+
+
 def _check_needs(run: Run, specs) -> None:
     for spec in specs:
         if run.graded and "relevant" in spec.needs and not spec.graded:
@@ -341,13 +346,14 @@ class Accumulator:
         parts = self._effectiveness[base]
         scores = np.concatenate(parts) if parts else np.zeros(0)
         rest = {o: v for o, v in opts.items() if o not in ("base", "attributes")}
+        hook = effectiveness_hook(spec)
         if spec.family != "groups":
-            return spec.from_scores(scores, on_undefined=self.on_undefined, **rest)
+            return hook(scores, on_undefined=self.on_undefined, **rest)
         if np.isnan(scores).any():
             return undefined(spec.key, f"{int(np.isnan(scores).sum())} user(s) have an undefined {base} "
                              "(no relevant item)", self.on_undefined)
         if spec.key == "Atk_ind":
-            return spec.from_scores(scores, on_undefined=self.on_undefined, **rest)
+            return hook(scores, on_undefined=self.on_undefined, **rest)
         import pandas as pd
 
         frame = pd.concat(self._attributes, ignore_index=True) if self._attributes else pd.DataFrame()
@@ -359,7 +365,7 @@ class Accumulator:
                 raise ValueError(f"attributes must name columns of user_attributes {list(frame.columns)}; "
                                  f"got {attributes!r}.")
             frame = frame[columns]
-        return spec.from_scores(scores, groups=frame, on_undefined=self.on_undefined, **rest)
+        return hook(scores, groups=frame, on_undefined=self.on_undefined, **rest)
 
 
 #: The per-user relevance measures that can serve as S(u) (``base=``).

@@ -22,7 +22,7 @@ import inspect
 import numpy as np
 
 from ._validation import check_on_undefined, undefined
-from .accumulate import ACCUMULABLE, Accumulator, _check_needs
+from .accumulate import ACCUMULABLE, Accumulator, _check_needs, effectiveness_hook
 from .registry import get
 from .run import Run
 from .streaming import check_client, evaluate_long, is_dask_collection, is_long_source, map_merge
@@ -240,7 +240,7 @@ def evaluate_effectiveness(func, effectiveness, measures, *, client=None, **kwar
     client = check_client(client)
     names = [measures] if isinstance(measures, str) else list(measures)
     specs = [get(name) for name in names]
-    pairwise = [s for s in specs if _accepts_client(s.from_scores)]
+    pairwise = [s for s in specs if _accepts_client(effectiveness_hook(s))]
     out = {}
     rest = [s.key for s in specs if s not in pairwise]
     if rest:
@@ -248,6 +248,7 @@ def evaluate_effectiveness(func, effectiveness, measures, *, client=None, **kwar
                or any(o in s.options for s in specs if s.key in rest)}
         out.update(func(effectiveness, rest, **own))
     for spec in pairwise:
-        own = {o: v for o, v in kwargs.items() if o in inspect.signature(spec.from_scores).parameters}
-        out[spec.key] = float(spec.from_scores(effectiveness, client=client, **own))
+        hook = effectiveness_hook(spec)
+        own = {o: v for o, v in kwargs.items() if o in inspect.signature(hook).parameters}
+        out[spec.key] = float(hook(effectiveness, client=client, **own))
     return {name: out[name] for name in names}
