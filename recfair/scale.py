@@ -71,14 +71,11 @@ def _rows(x, a: int, b: int, name: str | None = None):
     return x[a:b]
 
 
-def _accumulate_rows(span, *, top_k, relevant, relevance, scores, history, user_attributes, measures, n_items, k,
-                     on_undefined, item_features, options) -> Accumulator:
-    a, b = span
+def _accumulate_rows(block, *, measures, n_items, k, on_undefined, item_features, options) -> Accumulator:
+    """A task: the Accumulator of one block of users (``block``: their rows of each input)."""
     acc = Accumulator(measures, n_items=n_items, k=k, on_undefined=on_undefined, item_features=item_features,
                       **options)
-    acc.update(_rows(top_k, a, b), relevant=_rows(relevant, a, b), relevance=_rows(relevance, a, b),
-               scores=_rows(scores, a, b), history=_rows(history, a, b),
-               user_attributes=_rows(user_attributes, a, b))
+    acc.update(block["top_k"], **{name: value for name, value in block.items() if name != "top_k"})
     return acc
 
 
@@ -118,11 +115,13 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
             total.update(run.top_k, relevance=run.relevance_values if run.has("relevant") else None,
                          scores=run.scores, history=run.history, user_attributes=run.user_attributes)
         else:
-            kwargs = dict(top_k=run.top_k, relevant=None, relevance=run.relevance_values if run.has("relevant") else None,
-                          scores=run.scores, history=run.history, user_attributes=run.user_attributes,
-                          measures=linear, n_items=run.n_items, k=run.k, on_undefined=on_undefined,
+            inputs = dict(top_k=run.top_k, relevance=run.relevance_values if run.has("relevant") else None,
+                          scores=run.scores, history=run.history, user_attributes=run.user_attributes)
+            blocks = [{name: _rows(value, a, b) for name, value in inputs.items()}
+                      for a, b in partitions(run.n_users, client)]
+            kwargs = dict(measures=linear, n_items=run.n_items, k=run.k, on_undefined=on_undefined,
                           item_features=run.item_features, options=lin_opts)
-            total = map_merge(client, _accumulate_rows, partitions(run.n_users, client), kwargs, total)
+            total = map_merge(client, _accumulate_rows, blocks, kwargs, total)
         out.update(total.result())
     for spec in probe.specs:
         if spec.key in out:
@@ -184,10 +183,9 @@ def _scores_in_blocks(top_k, *, n_items, measures, k, relevant, relevance, score
 _DATA = ("relevant", "relevance", "scores", "ranking", "history", "rounds", "user_attributes")
 
 
-def _per_user_rows(span, *, entry, top_k, n_items, measures, data, options):
-    a, b = span
-    return a, entry(top_k[a:b], n_items=n_items, measures=measures, on_undefined="nan",
-                   **{name: _rows(v, a, b, name) for name, v in data.items()}, **options)
+def _per_user_rows(start, *, entry, top_k, n_items, measures, data, options):
+    """A task: the per-user frame of one block of users (``top_k`` and ``data``: their rows)."""
+    return start, entry(top_k, n_items=n_items, measures=measures, on_undefined="nan", **data, **options)
 
 
 def evaluate_per_user(func, top_k, *, n_items, measures, users=None, client=None, on_undefined="warn", k=None,
@@ -210,18 +208,18 @@ def evaluate_per_user(func, top_k, *, n_items, measures, users=None, client=None
     index = pd.RangeIndex(run.n_users, name="user") if users is None else pd.Index(np.asarray(users), name="user")
     if len(index) != run.n_users:
         raise ValueError(f"users has {len(index)} entries but the run has {run.n_users} users.")
-    shared = {name: client.scatter([v], broadcast=True, hash=False)[0] for name, v in data.items()}
-    top = client.scatter([run.top_k], broadcast=True, hash=False)[0]
-    futures = [client.submit(_per_user_rows, span, entry=func, top_k=top, n_items=n_items, measures=measures,
-                             data=shared, options=dict(options, k=run.k, item_features=item_features), pure=False)
-               for span in partitions(run.n_users, client)]
+    # each task carries its own rows: a task lost with its worker is run again elsewhere
+    futures = [client.submit(_per_user_rows, a, entry=func, top_k=run.top_k[a:b], n_items=n_items,
+                             measures=measures, data={name: _rows(v, a, b, name) for name, v in data.items()},
+                             options=dict(options, k=run.k, item_features=item_features), pure=False)
+               for a, b in partitions(run.n_users, client)]
     pieces = {}
     try:
         for future in as_completed(futures):
             start, frame = future.result()
             pieces[start] = frame
     finally:
-        client.cancel(futures + list(shared.values()) + [top])
+        client.cancel(futures)
     frame = pd.concat([pieces[s] for s in sorted(pieces)], ignore_index=True)
     frame.index = index
     for name in frame.columns:

@@ -69,27 +69,19 @@ def check_client(client):
 def map_merge(client, func, items, kwargs, total: Accumulator) -> Accumulator:
     """Run ``func(item, **kwargs) -> Accumulator`` for every item as tasks on ``client``; merge into ``total``.
 
-    Large arguments are scattered once; results are merged as they arrive (the driver holds one
-    partial at a time); a task lost with its worker is re-run by the scheduler.
+    The arguments travel with the tasks (nothing is scattered that a lost worker could take with
+    it), so a task lost with its worker is simply run again elsewhere; results are merged as they
+    arrive (the driver holds one partial at a time).
     """
     from distributed import as_completed
 
-    shared, scattered = {}, []
-    for name, value in kwargs.items():
-        big = isinstance(value, (np.ndarray, list)) or hasattr(value, "nnz") or hasattr(value, "iloc")
-        if big:
-            scattered.append(client.scatter([value], broadcast=True, hash=False)[0])
-            shared[name] = scattered[-1]
-        else:
-            shared[name] = value
-    futures = client.map(func, items, pure=False, **shared)
+    futures = client.map(func, items, pure=False, **kwargs)
     try:
         for future in as_completed(futures):
             total.merge(future.result())
     finally:
-        client.cancel(futures + scattered)
+        client.cancel(futures)
     return total
-
 
 
 # --------------------------------------------------------------------------- reading one user range

@@ -19,7 +19,7 @@ def _run(m=240, n=60, k=6, seed=0):
     history = [rng.choice(n, 4, replace=False) for _ in range(m)]
     for u, h in enumerate(history):
         scores[u, h] = -np.inf
-    top_k = rf.top_k_from_scores(scores, k)
+    top_k = rf.top_k_from_scores(scores, k=k)
     relevant = []
     for u in range(m):
         pool = np.setdiff1d(np.arange(n), history[u])

@@ -24,7 +24,7 @@ def _data(seed=7):
     history = [rng.choice(N, 4, replace=False) for _ in range(M)]
     for u, h in enumerate(history):
         scores[u, h] = -np.inf
-    top_k = rf.top_k_from_scores(scores, K)
+    top_k = rf.top_k_from_scores(scores, k=K)
     relevant = [rng.choice(np.setdiff1d(np.arange(N), history[u]), 1 + u % 6, replace=False) for u in range(M)]
     attrs = pd.DataFrame({"g": rng.choice(["a", "b", "c"], M)})
     return dict(top_k=top_k, scores=scores, history=history, relevant=relevant, user_attributes=attrs)
@@ -76,7 +76,9 @@ def test_per_user_and_effectiveness_with_client(client):
     np.fill_diagonal(sim, 1.0)
     kwargs = dict(groups=DATA["user_attributes"]["g"].to_numpy(), similarity=sim)
     names = ["PUF", "SD_ind", "Gini_ind", "Range_group", "Atk_ind"]
-    _close(rf.evaluate_scores(eff, names, **kwargs), rf.evaluate_scores(eff, names, client=client, **kwargs))
+    # the per-user-effectiveness entry point (rf.evaluate_effectiveness after issue 16)
+    entry = getattr(rf, "evaluate_effectiveness", None) or rf.evaluate_scores
+    _close(entry(eff, names, **kwargs), entry(eff, names, client=client, **kwargs))
 
 
 def test_long_parquet_run_on_the_cluster(client, tmp_path):
@@ -104,13 +106,13 @@ def test_dask_dataframe_with_a_client(client):
                                               "item": np.concatenate(DATA["relevant"])})))
 
 
-def _slow_block(span, **kwargs):
+def _slow_block(block, **kwargs):
     import time
 
     from recfair.scale import _accumulate_rows
 
     time.sleep(0.3)
-    return _accumulate_rows(span, **kwargs)
+    return _accumulate_rows(block, **kwargs)
 
 
 def test_a_worker_killed_mid_computation_changes_nothing(client, monkeypatch):
@@ -127,7 +129,10 @@ def test_a_worker_killed_mid_computation_changes_nothing(client, monkeypatch):
     def kill():
         import time
 
-        time.sleep(0.5)
+        deadline = time.time() + 60
+        while time.time() < deadline and not any(client.processing().values()):   # the tasks are running
+            time.sleep(0.05)
+        time.sleep(0.2)
         try:
             client.run(lambda: os._exit(1), workers=sorted(before)[:1])   # a worker process dies mid-run
         except Exception:                                                # its connection closes as it dies

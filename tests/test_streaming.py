@@ -19,7 +19,7 @@ def _data(seed=1):
     history = [rng.choice(N, 3, replace=False) for _ in range(M)]
     for u, h in enumerate(history):
         scores[u, h] = -np.inf
-    top_k = rf.top_k_from_scores(scores, K)
+    top_k = rf.top_k_from_scores(scores, k=K)
     relevant = [rng.choice(np.setdiff1d(np.arange(N), history[u]), 1 + u % 5, replace=False) for u in range(M)]
     return scores, top_k, history, relevant
 
