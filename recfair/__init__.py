@@ -22,6 +22,7 @@ from __future__ import annotations
 import importlib
 
 from ._validation import UndefinedMeasureError, UndefinedMeasureWarning
+from .accumulate import Accumulator
 from .evaluate import evaluate, evaluate_effectiveness, evaluate_per_user, evaluate_run
 from .frames import from_frame, item_sets_from_frame, relevance_from_frame, to_frame
 from .item_exposure import (ai_disparity, fraction_satisfied, fraction_satisfied_corrected, gini_index,
@@ -47,8 +48,9 @@ from .run import Run
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("analysis", "bounds", "datasets", "examination", "frames", "groups", "inequality", "item_exposure", "joint",
-         "pareto", "plotting", "ranking", "recommenders", "registry", "relevance", "rerank", "spec", "symbolic",
+_LAZY = ("accumulate", "analysis", "bounds", "datasets", "examination", "frames", "groups", "inequality", "item_exposure",
+         "joint", "pareto", "plotting", "ranking", "recommenders", "registry", "relevance", "rerank", "scale", "spec",
+         "streaming", "symbolic",
          "synthetic", "thesis", "users", "widgets")
 
 
@@ -59,7 +61,7 @@ def __getattr__(name):
 
 
 __all__ = [
-    "ALL_MEASURES", "REGISTRY", "Bounds", "Extremes", "MeasureSpec", "Run", "UndefinedMeasureError",
+    "Accumulator", "ALL_MEASURES", "REGISTRY", "Bounds", "Extremes", "MeasureSpec", "Run", "UndefinedMeasureError",
     "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_effectiveness", "evaluate_per_user",
     "evaluate_run",
     "from_frame", "full_ranking", "hit_rate", "item_sets_from_frame", "mrr", "ndcg", "precision",

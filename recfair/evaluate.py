@@ -53,7 +53,7 @@ def _effectiveness_options(spec) -> tuple[str, ...]:
         return tuple(declared)
     params = inspect.signature(hook).parameters
     return tuple(name for name, p in params.items()
-                 if p.kind is p.KEYWORD_ONLY and name not in ("similarity", "groups", "on_undefined"))
+                 if p.kind is p.KEYWORD_ONLY and name not in ("similarity", "groups", "on_undefined", "client"))
 
 
 def _dispatch(measures, options: dict, on_undefined: str, *, able=None, unable: str = "",
@@ -95,7 +95,7 @@ def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -
 
 
 def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None, scores=None, ranking=None,
-             history=None, rounds=None, item_features=None, user_attributes=None, on_undefined="warn",
+             history=None, rounds=None, item_features=None, user_attributes=None, on_undefined="warn", client=None,
              **options) -> dict[str, float]:
     """Compute the named measures on one run; returns ``{name: score}`` in the order asked.
 
@@ -131,8 +131,16 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
         One row per user: sensitive attributes, for the user-group measures.
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         What an undefined measure gives: NaN with a warning, NaN, or an error.
+    client : dask.distributed.Client, optional
+        Compute on this Dask cluster (:mod:`recfair.scale`): the linear measures over partitions
+        of users, merged exactly; the pairwise ones pass it to their measure functions.
     **options
         Measure parameters (e.g. ``gamma``); each must belong to a requested measure.
+
+    ``top_k`` may also be a long run larger than memory (a parquet path or a Dask DataFrame
+    with columns ``user, item, rank``; ``relevant``/``history`` then long frames ``user, item``),
+    and ``scores`` a Dask array or a callback ``scores(users)``: the run is then streamed in
+    blocks of users through :class:`recfair.Accumulator` (:mod:`recfair.streaming`).
 
     Returns
     -------
@@ -143,6 +151,12 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
     >>> evaluate([[0, 1], [1, 2]], n_items=4, measures=["HR", "P"], relevant=[[1], [3]])
     {'HR': 0.5, 'P': 0.25}
     """
+    from . import scale                                         # client= and out-of-memory runs
+    if client is not None or scale.wants(top_k, scores):
+        return scale.evaluate(top_k, n_items=n_items, measures=measures, k=k, relevant=relevant, relevance=relevance,
+                              scores=scores, ranking=ranking, history=history, rounds=rounds,
+                              item_features=item_features, user_attributes=user_attributes,
+                              on_undefined=on_undefined, client=client, **options)
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
               relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
     return evaluate_run(run, measures, on_undefined=on_undefined, **options)
@@ -150,7 +164,7 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
 
 def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=None, relevance=None, scores=None,
                       ranking=None, history=None, rounds=None, item_features=None, user_attributes=None,
-                      on_undefined="warn", **options) -> pd.DataFrame:
+                      on_undefined="warn", client=None, **options) -> pd.DataFrame:
     """Per-user values of measures that score each user (the relevance measures; IAA, IFD, II-F).
 
     Parameters
@@ -165,6 +179,8 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
         :class:`~recfair.UndefinedMeasureWarning` per measure naming how many users are
         undefined, ``"raise"`` raises :class:`~recfair.UndefinedMeasureError` instead, ``"nan"``
         is silent.
+    client : dask.distributed.Client, optional
+        Compute the users' partitions as tasks on this Dask cluster.
     **options
         Measure parameters (e.g. ``gamma``); each must belong to a requested measure.
 
@@ -182,6 +198,13 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
     10     1.0  0.5
     11     0.0  0.0
     """
+    if client is not None:                                      # partitions of users on a Dask cluster
+        from . import scale
+        return scale.evaluate_per_user(evaluate_per_user, top_k, n_items=n_items, measures=measures, users=users,
+                                       k=k, relevant=relevant, relevance=relevance, scores=scores, ranking=ranking,
+                                       history=history, rounds=rounds, item_features=item_features,
+                                       user_attributes=user_attributes, on_undefined=on_undefined, client=client,
+                                       **options)
     specs, per_spec = _dispatch(measures, options, on_undefined, able=lambda s: s.per_user is not None,
                                 unable="have no per-user values (they score the run as a whole).")
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
@@ -199,7 +222,7 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
 
 
 def evaluate_effectiveness(effectiveness, measures, *, similarity=None, groups=None, on_undefined: str = "warn",
-                           **options) -> dict[str, float]:
+                           client=None, **options) -> dict[str, float]:
     """Compute user-fairness measures from per-user effectiveness values alone; returns ``{name: value}``.
 
     Researchers often have only each user's effectiveness (e.g. NDCG@10 per user), not the
@@ -227,6 +250,8 @@ def evaluate_effectiveness(effectiveness, measures, *, similarity=None, groups=N
         Parameters of the requested measures (PUF: ``normalization``, ``minmax``,
         ``block_size``; Atkinson: ``epsilon``; GCE: ``beta``, ``lam``, ``c``; Min: ``q``); an
         option no requested measure takes is a ``ValueError``, as in :func:`evaluate`.
+    client : dask.distributed.Client, optional
+        Passed to the measures that accept it (PUF's pair blocks then run on the cluster).
 
     Returns
     -------
@@ -242,6 +267,10 @@ def evaluate_effectiveness(effectiveness, measures, *, similarity=None, groups=N
     >>> {name: round(value, 4) for name, value in out.items()}
     {'Range_group': 0.2, 'Atk_ind': 0.051}
     """
+    if client is not None:                                      # pairwise measures' blocks on a Dask cluster
+        from . import scale
+        return scale.evaluate_effectiveness(evaluate_effectiveness, effectiveness, measures, similarity=similarity,
+                                            groups=groups, on_undefined=on_undefined, client=client, **options)
     able = ", ".join(s.key for s in ALL_MEASURES if s.from_effectiveness is not None)
     specs, per_spec = _dispatch(
         measures, options, on_undefined, able=lambda s: s.from_effectiveness is not None,

@@ -73,15 +73,23 @@ def _ndcg_per_user(run: Run) -> np.ndarray:
 
 
 def _mean(name: str, values: np.ndarray, on_undefined: str) -> float:
-    check_on_undefined(on_undefined)
-    if values.size == 0:
-        return undefined(name, "there are no users", on_undefined)
     missing = np.isnan(values)
-    if missing.any():
-        return undefined(
-            name, f"{int(missing.sum())} user(s) have no relevant item (0/0)", on_undefined
-        )
-    return float(values.mean())
+    return mean_from_sum(name, float(values[~missing].sum()) if values.size else 0.0, n_users=values.size,
+                         n_undefined=int(missing.sum()), on_undefined=on_undefined)
+
+
+def mean_from_sum(name: str, total: float, *, n_users: int, n_undefined: int, on_undefined: str) -> float:
+    """A relevance measure from the sum of its defined per-user values (what :class:`recfair.Accumulator` keeps).
+
+    >>> mean_from_sum("P", 1.5, n_users=3, n_undefined=0, on_undefined="raise")
+    0.5
+    """
+    check_on_undefined(on_undefined)
+    if n_users == 0:
+        return undefined(name, "there are no users", on_undefined)
+    if n_undefined:
+        return undefined(name, f"{int(n_undefined)} user(s) have no relevant item (0/0)", on_undefined)
+    return float(total / n_users)
 
 
 def per_user_from_hits(name: str, hits, n_relevant) -> np.ndarray:

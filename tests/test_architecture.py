@@ -27,7 +27,8 @@ ROOT = Path(__file__).parents[1] / "recfair"
 CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "recfair.ranking", "recfair.inequality",
         "recfair.examination", "recfair.relevance", "recfair.frames", "recfair.symbolic", "recfair.synthetic",
         "recfair._distributed"}
-COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds"}
+COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds", "recfair.accumulate", "recfair.streaming",
+              "recfair.scale"}
 #: The parts in the book's order; a part may import the public package of an earlier one.
 PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups")
 SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",

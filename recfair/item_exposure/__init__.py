@@ -29,6 +29,8 @@ from .measures import (ai_disparity, compute, fraction_satisfied, fraction_satis
                        qualification_fairness, qualification_fairness_corrected, vocd)
 # the count-statistics form of the count-based measures (used by Part III's frontier)
 from .measures import COUNT_MEASURES, CountSummary, count_summary, from_count_summary, fsat_threshold
+# the rank-count form of every single-round measure (recfair.Accumulator sums it over blocks of users)
+from .measures import RankCounts, from_rank_counts
 from .records import RECORDS
 
 __all__ = [
@@ -37,6 +39,7 @@ __all__ = [
     "item_entropy_corrected", "item_entropy_defined", "jain_index", "jain_index_corrected", "qualification_fairness",
     "qualification_fairness_corrected", "vocd",
     "COUNT_MEASURES", "CountSummary", "count_summary", "from_count_summary", "fsat_threshold", "RECORDS",
+    "RankCounts", "from_rank_counts",
 ]
 
 _SUBMODULES = ("bounds", "derivations", "generators", "measures", "records", "search")

@@ -48,7 +48,7 @@ __all__ = [
     "gini_index", "gini_index_corrected", "gini_index_weighted", "gini_index_weighted_corrected",
     "fraction_satisfied", "fraction_satisfied_corrected",
     "vocd", "ii_disparity", "ai_disparity",
-    "CountSummary", "COUNT_MEASURES", "count_summary", "from_count_summary", "fsat_threshold",
+    "RankCounts", "from_rank_counts", "CountSummary", "COUNT_MEASURES", "count_summary", "from_count_summary", "fsat_threshold",
 ]
 
 _NO_SLOTS = "there are no recommendation slots (n_users == 0)"
@@ -83,11 +83,15 @@ def _lists(top_k, rounds) -> np.ndarray:
 # --------------------------------------------------------------------------- kernels (last axis)
 
 def _counts(top_k: np.ndarray, n_items: int) -> np.ndarray:
+    if isinstance(top_k, RankCounts):
+        return top_k.counts
     return np.bincount(top_k.ravel(), minlength=n_items)
 
 
 def _dcg_exposure(lists: np.ndarray, n_items: int) -> np.ndarray:
     w = _dcg_weights(np.arange(1, lists.shape[1] + 1))
+    if isinstance(lists, RankCounts):
+        return lists.table @ w
     return np.bincount(lists.ravel(), weights=np.tile(w, lists.shape[0]), minlength=n_items)
 
 
@@ -156,6 +160,53 @@ _gini = gini
 
 def _fsat(counts, slots: int, n: int):
     return _fsat_from(np.count_nonzero(np.asarray(counts) >= fsat_threshold(slots, n), axis=-1), n)
+
+
+class RankCounts:
+    """How often each item fills each rank, standing in for the lists of ``n_users`` users.
+
+    Every Part I measure of a single round depends on the lists only through these counts
+    (:math:`c_i` is a row sum; DCG and RBP exposure weigh the columns), so blocks of users can
+    be counted one at a time and summed (:class:`recfair.Accumulator`); :func:`from_rank_counts`
+    then gives exactly what the measure gives on the whole run.
+
+    Parameters
+    ----------
+    table : ndarray of int, shape (n_items, k)
+        ``table[i, j]``: number of users with item ``i`` at rank ``j + 1``.
+    n_users : int
+
+    Examples
+    --------
+    >>> rc = RankCounts.of([[0, 1], [1, 2], [0, 2]], n_items=4)
+    >>> rc.table.tolist(), rc.counts.tolist(), rc.shape
+    ([[2, 0], [1, 1], [0, 2], [0, 0]], [2, 2, 2, 0], (3, 2))
+    """
+
+    def __init__(self, table, n_users: int):
+        self.table = np.asarray(table, dtype=np.int64)
+        if self.table.ndim != 2:
+            raise ValueError(f"table must be (n_items, k), got shape {self.table.shape}.")
+        self.shape = (int(n_users), self.table.shape[1])
+
+    @classmethod
+    def of(cls, top_k, *, n_items) -> "RankCounts":
+        """The rank counts of one block of lists ``(n_users, k)``."""
+        top_k = check_top_k(top_k, n_items=n_items)
+        m, k = top_k.shape
+        flat = (top_k * k + np.arange(k)).ravel()
+        return cls(np.bincount(flat, minlength=int(n_items) * k).reshape(int(n_items), k), m)
+
+    @property
+    def counts(self) -> np.ndarray:
+        """:math:`c_i`, ``(n_items,)``."""
+        return self.table.sum(axis=1)
+
+    def __add__(self, other: "RankCounts") -> "RankCounts":
+        if self.table.shape != other.table.shape:
+            raise ValueError(f"cannot add rank counts of shapes {self.table.shape} and {other.table.shape} "
+                             "(different n_items or k).")
+        return RankCounts(self.table + other.table, self.shape[0] + other.shape[0])
 
 
 class CountSummary(NamedTuple):
@@ -320,6 +371,8 @@ def _rbp_stats(top_k: np.ndarray, rounds, n_items: int, gamma: float) -> tuple[n
     m, k = top_k.shape
     w = gamma ** np.arange(k, dtype=np.float64)
     e_rand = _b.random_rbp_exposure(n_items, k, gamma)
+    if isinstance(top_k, RankCounts):
+        return top_k.table @ w / m, m * float((w * (w - 2.0 * e_rand)).sum())
     if rounds is None or rounds.shape[0] == 1:
         mean_exposure = np.bincount(top_k.ravel(), weights=np.tile(w, m), minlength=n_items) / m
         cross = m * float((w * (w - 2.0 * e_rand)).sum())
@@ -1449,6 +1502,30 @@ def compute(key: str, run, *, on_undefined: str = "warn", **options) -> float:
     if key == "VoCD":
         options = {**options, "item_features": run.item_features}
     return _KERNELS[key](top_k, n, on_undefined, **options)
+
+
+def from_rank_counts(key: str, rank_counts: RankCounts, *, n_items: int, on_undefined: str = "warn",
+                     **options) -> float:
+    """Part I measure ``key`` (single round) from the :class:`RankCounts` of a whole run.
+
+    The same kernels as :func:`compute`, fed counts instead of lists: equal to the measure on
+    the lists the counts were taken from (``rounds`` are not supported here).
+
+    Examples
+    --------
+    >>> top_k = [[0, 1], [1, 2], [0, 2]]
+    >>> a, b = RankCounts.of(top_k[:1], n_items=4), RankCounts.of(top_k[1:], n_items=4)
+    >>> from_rank_counts("Gini-w_our", a + b, n_items=4) == gini_index_weighted_corrected(top_k, n_items=4)
+    True
+    """
+    check_on_undefined(on_undefined)
+    if key not in _KERNELS:
+        raise ValueError(f"from_rank_counts computes the Part I measures {', '.join(_KERNELS)}; got {key!r}.")
+    if "rounds" in options:
+        raise ValueError("from_rank_counts is for a single round: the counts carry no rounds.")
+    if rank_counts.table.shape[0] != int(n_items):
+        raise ValueError(f"rank counts cover {rank_counts.table.shape[0]} items but n_items={n_items}.")
+    return _KERNELS[key](rank_counts, int(n_items), on_undefined, **options)
 
 
 _KERNELS = {

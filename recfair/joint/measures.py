@@ -127,23 +127,38 @@ def _exposure_matrix(lists: np.ndarray, weights: np.ndarray, n: int) -> sp.csr_m
 
 def _mean_users(name: str, values: np.ndarray, on_undefined: str, reason: str) -> float:
     """Mean over users; NaN users make the whole measure undefined."""
-    if values.size == 0:
-        return undefined(name, _NO_USERS, on_undefined)
     bad = np.isnan(values)
-    if bad.any():
-        return undefined(name, f"{int(bad.sum())} user(s) {reason}", on_undefined)
-    return float(values.mean())
+    return mean_from_sum(name, float(values[~bad].sum()) if values.size else 0.0, n_users=values.size,
+                         n_defined=int((~bad).sum()), corrected=False, reason=reason, on_undefined=on_undefined)
 
 
 def _mean_defined(name: str, values: np.ndarray, on_undefined: str) -> float:
     """Mean over the users with a non-empty per-user range (corrected versions)."""
-    if values.size == 0:
-        return undefined(name, _NO_USERS, on_undefined)
     keep = ~np.isnan(values)
-    if not keep.any():
-        return undefined(name, "no user has a non-empty range (every user has no relevant item "
-                               "or only relevant items)", on_undefined)
-    return float(snap(values[keep].mean()))
+    return mean_from_sum(name, float(values[keep].sum()) if values.size else 0.0, n_users=values.size,
+                         n_defined=int(keep.sum()), corrected=True, on_undefined=on_undefined)
+
+
+def mean_from_sum(name: str, total: float, *, n_users: int, n_defined: int, corrected: bool, on_undefined: str,
+                  reason: str = "are undefined") -> float:
+    """A per-user measure from the sum of its defined per-user values (what :class:`recfair.Accumulator` keeps).
+
+    The original versions need every user defined (else undefined: ``n_users - n_defined`` users
+    ``reason``); the corrected ones average over the ``n_defined`` users with a non-empty range.
+
+    >>> mean_from_sum("iaa", 1.5, n_users=3, n_defined=3, corrected=False, on_undefined="raise")
+    0.5
+    """
+    if n_users == 0:
+        return undefined(name, _NO_USERS, on_undefined)
+    if corrected:
+        if n_defined == 0:
+            return undefined(name, "no user has a non-empty range (every user has no relevant item "
+                                   "or only relevant items)", on_undefined)
+        return float(snap(total / n_defined))
+    if n_defined < n_users:
+        return undefined(name, f"{int(n_users - n_defined)} user(s) {reason}", on_undefined)
+    return float(total / n_users)
 
 
 def _rescale_users(raw, low, high):
@@ -367,6 +382,13 @@ def _hd(run, on_undefined, gamma=0.9, tie_break="stable", seed=None):
     if (n_rel == 0).any():
         return undefined("hellinger_distance", f"{int((n_rel == 0).sum())} user(s) have no relevant item "
                          "(r'_{u,i} = r_{u,i} / 0)", on_undefined)
+    sums = _hd_sums(run, gamma, tie_break, seed)
+    return _hd_from(sums[0] / m, sums[1] / m)
+
+
+def _hd_sums(run, gamma, tie_break, seed) -> np.ndarray:
+    """``(2, k)``: the users' reference shares and normalised clicks at each reference position, summed."""
+    m, k = run.top_k.shape
     rel = run.relevance_values
     g = run.top_grades
     if (g > 1).any():
@@ -376,7 +398,6 @@ def _hd(run, on_undefined, gamma=0.9, tie_break="stable", seed=None):
     pos = locate(rel, np.maximum(ref_items, 0))
     ref_share = np.where((ref_items >= 0) & (pos >= 0), rel.data[np.maximum(pos, 0)] if rel.nnz else 0.0, 0.0)
     ref_share /= np.asarray(rel.sum(axis=1)).ravel()[:, None]
-    q = ref_share.mean(axis=0)
     # cascade clicks on the system list: r * gamma^p * prod_{j<p} (1 - r_j), normalised per user (0/0 -> 0)
     survive = np.cumprod(np.concatenate([np.ones((m, 1)), 1.0 - g[:, :-1]], axis=1), axis=1)
     clicks = g * gamma ** np.arange(1, k + 1) * survive
@@ -384,7 +405,10 @@ def _hd(run, on_undefined, gamma=0.9, tie_break="stable", seed=None):
     # map each clicked item to its reference position (0 if it is not among the k reference items)
     same = run.top_k[:, :, None] == ref_items[:, None, :]                   # (m, slot, ref position)
     at_ref = (clicks[:, :, None] * same).sum(axis=1)
-    c = _normalise_rows(at_ref).mean(axis=0)
+    return np.vstack([ref_share.sum(axis=0), _normalise_rows(at_ref).sum(axis=0)])
+
+
+def _hd_from(q, c) -> float:
     return float(np.sqrt(0.5 * ((np.sqrt(q) - np.sqrt(c)) ** 2).sum()))
 
 
@@ -428,6 +452,10 @@ def _ibo_iwo(run, on_undefined, *, better: bool, corrected: bool):
     if run.n_users == 0:
         return undefined(name, _NO_USERS, on_undefined)
     _, _, own, unif = _impacts(run)
+    return _ibo_iwo_from(name, own, unif, on_undefined, better=better, corrected=corrected)
+
+
+def _ibo_iwo_from(name, own, unif, on_undefined, *, better: bool, corrected: bool):
     known = unif > 0
     if corrected:
         if not known.any():
@@ -550,6 +578,78 @@ def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> flo
 
 #: Measures that average per-user scores (their per-user values: :func:`per_user`).
 PER_USER = tuple(_PER_USER)
+
+
+def per_user_block(key: str, run: Run, **options) -> tuple[np.ndarray, str | None]:
+    """``(values, reason)`` of a measure of :data:`PER_USER` on a block of users (:class:`recfair.Accumulator`).
+
+    ``reason`` is not None when the measure is undefined whatever the other users; combine the
+    blocks' sums with :func:`mean_from_sum` (via :func:`finish_mean`).
+    """
+    if key not in _PER_USER:
+        raise ValueError(f"{key} has no per-user scores (it is not an average over users); "
+                         f"measures that have them: {', '.join(PER_USER)}.")
+    _check_run(key, run)
+    return _PER_USER[key](run, **options)
+
+
+def finish_mean(key: str, total: float, *, n_users: int, n_defined: int, reason: str | None,
+                on_undefined: str) -> float:
+    """Measure ``key`` of :data:`PER_USER` from its blocks' sums of defined per-user values."""
+    name = FUNCTIONS[key].__name__
+    if n_users and reason is not None:
+        return undefined(name, reason, on_undefined)
+    return mean_from_sum(name, total, n_users=n_users, n_defined=n_defined, corrected=key.endswith("_our"),
+                         reason=_NAN_USERS.get(key, "are undefined"), on_undefined=on_undefined)
+
+
+#: Measures that are functions of per-item sums over users (:func:`item_sums_block`, :func:`finish_item_sums`).
+ITEM_SUMS = ("HD", "IBO_ori", "IWO_ori", "IBO_our", "IWO_our", "AI-F")
+
+
+def item_sums_block(key: str, run: Run, **options) -> np.ndarray:
+    """Per-item sums over a block of users behind a measure of :data:`ITEM_SUMS` (:class:`recfair.Accumulator`).
+
+    AI-F: :math:`\\sum_u (E_{u,i} - E^*_{u,i})`, shape ``(n,)``; IBO/IWO: the rows
+    :math:`\\sum_u r_{u,i} e_{u,i}` and :math:`\\sum_u r_{u,i}`, shape ``(2, n)``. Blocks add up.
+    """
+    if key not in ITEM_SUMS:
+        raise ValueError(f"{key} is not a function of per-item sums; measures that are: {', '.join(ITEM_SUMS)}.")
+    _check_run(key, run)
+    if key == "HD":
+        gamma, tie_break = check_gamma(options.get("gamma", 0.9)), options.get("tie_break", "stable")
+        if tie_break not in _TIE_BREAKS:
+            raise ValueError(f"tie_break must be one of {_TIE_BREAKS}, got {tie_break!r}.")
+        if tie_break == "random":
+            raise ValueError("HD with tie_break='random' draws its tie-breaks over all users at once: it cannot be "
+                             "fed in blocks of users (use tie_break='stable').")
+        missing = int((run.n_relevant == 0).sum())
+        sums = _hd_sums(run, gamma, tie_break, options.get("seed")) if not missing else np.zeros((2, run.k))
+        return np.hstack([sums, [[missing], [0.0]]])               # the last column counts users without relevant items
+    if key == "AI-F":
+        return np.asarray(_exposure_gap(run, check_gamma(options.get("gamma", 0.8))).sum(axis=0)).ravel()
+    exposure = _exposure_matrix(_lists(run), _inverse(np.arange(1, run.k + 1)), run.n_items)
+    rel = run.relevance_values
+    return np.vstack([np.asarray(rel.multiply(exposure).sum(axis=0)).ravel(), np.asarray(rel.sum(axis=0)).ravel()])
+
+
+def finish_item_sums(key: str, sums: np.ndarray, *, n_users: int, n_items: int, k: int, on_undefined: str,
+                     **options) -> float:
+    """Measure ``key`` of :data:`ITEM_SUMS` from the per-item sums of every block (:func:`item_sums_block`)."""
+    name = FUNCTIONS[key].__name__
+    if n_users == 0:
+        return undefined(name, _NO_USERS, on_undefined)
+    if key == "HD":
+        if sums[0, -1]:
+            return undefined(name, f"{int(sums[0, -1])} user(s) have no relevant item (r'_{{u,i}} = r_{{u,i}} / 0)",
+                             on_undefined)
+        return _hd_from(sums[0, :-1] / n_users, sums[1, :-1] / n_users)
+    if key == "AI-F":
+        check_gamma(options.get("gamma", 0.8))
+        return float(((sums / n_users) ** 2).mean())
+    harmonic = float(_inverse(np.arange(1, k + 1)).sum())
+    own, unif = sums[0] / n_users, sums[1] * harmonic / (n_items * n_users)
+    return _ibo_iwo_from(name, own, unif, on_undefined, better=key.startswith("IBO"), corrected=key.endswith("_our"))
 
 
 def per_user(key: str, run: Run, **options) -> np.ndarray:
