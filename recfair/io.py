@@ -304,7 +304,8 @@ def _read_any(source, *, format, kind, columns):
     sep = "," if fmt == "csv" else "\t"
     first = _first_line(path) or ""
     header = [_clean(c) for c in first.split(sep)]
-    has_header = any(c in USER_COLUMNS for c in header) or (columns is not None and
+    recognised = USER_COLUMNS + ITEM_COLUMNS + RANK_COLUMNS + SCORE_COLUMNS + RELEVANCE_COLUMNS
+    has_header = any(c in recognised for c in header) or (columns is not None and
                                                              any(_clean(v) in header for v in columns.values()))
     try:
         frame = pd.read_csv(path, sep=sep, header=0 if has_header else None, dtype=str, keep_default_na=False,
@@ -721,7 +722,9 @@ def _read_items(items) -> np.ndarray:
         if not path.is_file():
             raise FileNotFoundError(f"no such item list: {path}")
         ids = []
-        for number, line in enumerate(open(path, encoding="utf-8"), start=1):
+        with open(path, encoding="utf-8") as f:
+            lines = f.readlines()
+        for number, line in enumerate(lines, start=1):
             text = line.strip()
             if not text:
                 continue
