@@ -583,8 +583,8 @@ class Report:
     def _legend(self) -> str:
         corr = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "no"}[self.correction]
         return (f"{self.n_users} users; value [{self.ci:.0%} user-bootstrap interval ({self.interval}), {self.n_resamples} resamples]; "
-                f"* best run by the measure's direction (↑ higher better, ↓ lower better); ^j: significantly better "
-                f"than run j ({self.test} test, {corr} correction per measure, α = {self.alpha}).")
+                f"* best run by the measure's direction (↑ higher better, ↓ lower better); superscript j: "
+                f"significantly better than run j ({self.test} test, {corr} correction per measure, α = {self.alpha}).")
 
     def to_markdown(self, *, digits: int | None = None) -> str:
         """The table in Markdown (GitHub pipes), with its legend."""
@@ -632,9 +632,11 @@ class Report:
         """Values with their intervals, one panel per measure (returns the matplotlib Figure)."""
         import matplotlib.pyplot as plt
 
+        from matplotlib.ticker import MaxNLocator
+
         keys = list(measures or self.measures)
         if ax is None:
-            cols = min(3, len(keys))
+            cols = 2 if len(keys) in (2, 4) else min(3, len(keys))
             rows = -(-len(keys) // cols)
             fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 0.45 * len(self.runs) * rows + 1.2 * rows),
                                      squeeze=False, constrained_layout=True)
@@ -653,6 +655,7 @@ class Report:
             a.set_yticks(y, self.runs)
             a.set_title(f"{get(key).direction} {key}", fontsize="medium")
             a.grid(axis="x", alpha=0.3)
+            a.xaxis.set_major_locator(MaxNLocator(3))
         for a in axes[len(keys):]:
             a.set_visible(False)
         return fig
@@ -667,6 +670,6 @@ def _sup_html(text: str) -> str:
 def _tex(text) -> str:
     out = str(text)
     for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
-                 ("–", "--"), ("α", r"$\alpha$"), ("^j", r"$^j$"), ("↑", r"$\uparrow$"), ("↓", r"$\downarrow$")):
+                 ("–", "--"), ("α", r"$\alpha$"), ("↑", r"$\uparrow$"), ("↓", r"$\downarrow$")):
         out = out.replace(a, b)
     return out
