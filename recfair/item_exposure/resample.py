@@ -98,6 +98,28 @@ def _rank_sum(counts: np.ndarray) -> np.ndarray:
     return (v * (hist * below + hist * (hist + 1) / 2.0)).sum(axis=1)
 
 
+def _vocd_zero_beta(counts: np.ndarray) -> np.ndarray:
+    """VoCD (all shown items similar, beta = 0) of each row of integer counts, from their histogram.
+
+    The identity of :func:`recfair.item_exposure.measures._vocd_sorted` with beta = 0, grouped by
+    count value: the ``h_w`` items with count ``w`` each add ``N_{<w} - S_{<w} / w`` (``N``, ``S``: how
+    many shown items have a smaller count, and their sum); there are ``R (R - 1) / 2`` pairs.
+    """
+    c = np.rint(counts).astype(np.int64)
+    b = c.shape[0]
+    top = int(c.max()) + 1 if c.size else 1
+    hist = np.bincount((c + top * np.arange(b)[:, None]).ravel(), minlength=b * top).reshape(b, top)
+    hist[:, 0] = 0                                               # never-shown items are not in A
+    v = np.arange(top, dtype=np.float64)
+    n_below = np.cumsum(hist, axis=1) - hist
+    s_below = np.cumsum(hist * v, axis=1) - hist * v
+    with np.errstate(invalid="ignore", divide="ignore"):
+        per_value = np.where(hist > 0, hist * (n_below - s_below / np.maximum(v, 1.0)), 0.0)
+        shown = hist.sum(axis=1)
+        pairs = shown * (shown - 1) / 2.0
+        return np.where(pairs > 0, per_value.sum(axis=1) / np.where(pairs > 0, pairs, 1.0), np.nan)
+
+
 def linear_form(key: str, run, **options) -> LinearForm | None:
     """The user-additive form of Part I measure ``key`` on ``run``, or None where there is none.
 
@@ -124,6 +146,8 @@ def linear_form(key: str, run, **options) -> LinearForm | None:
             return None
 
         def finish(counts):
+            if beta == 0.0:
+                return _once(counts, "vocd0", lambda: _vocd_zero_beta(counts))
             out = np.full(counts.shape[0], np.nan)
             for b, row in enumerate(np.asarray(counts)):
                 total, pairs = _ie._vocd_sorted(np.rint(row).astype(np.int64), beta)
