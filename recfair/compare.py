@@ -181,22 +181,41 @@ def _positional(top_k: np.ndarray, n_items: int) -> sp.csr_matrix:
 
 
 def _bases(run: Run, forms) -> dict:
-    """The matrices whose weighted sums give every linear form of ``run`` (one positional pass)."""
-    out = {}
+    """The matrices whose weighted sums give every linear form of ``run``: one positional matrix for
+    the rank-weighted exposures, and the dense per-user columns of all mean forms stacked into one
+    (so a batch of resamples costs two products, whatever the number of measures)."""
+    out, dense, slices = {}, [], {}
     for form in forms:
-        if form is None:
+        if form is None or form.statistic in slices or form.statistic in out:
             continue
         if form.rank_weights is not None:
             if "pos" not in out:
                 out["pos"] = _positional(run.top_k, run.n_items)
-        else:
+        elif sp.issparse(form.rows):
             out[form.statistic] = form.rows
+        else:
+            start = sum(block.shape[1] for block in dense)
+            dense.append(np.asarray(form.rows, dtype=np.float64))
+            slices[form.statistic] = slice(start, start + dense[-1].shape[1])
+    if dense:
+        out["dense"] = np.ascontiguousarray(np.hstack(dense))
+    out["_slices"] = slices
+    return out
+
+
+def _totals(weights: np.ndarray, bases: dict) -> dict:
+    """``weights @ basis`` for every basis of :func:`_bases`."""
+    out = {"_slices": bases["_slices"]}
+    for key, mat in bases.items():
+        if key != "_slices":
+            out[key] = _product(weights, mat)
     return out
 
 
 def _statistics(forms, totals: dict, k: int, n: int) -> dict:
     """``statistic -> (B, d)`` totals of each form from the bases' totals (one array per statistic)."""
     out = {}
+    slices = totals["_slices"]
     for form in forms:
         if form is None or form.statistic in out:
             continue
@@ -204,6 +223,8 @@ def _statistics(forms, totals: dict, k: int, n: int) -> dict:
             per_rank = totals["pos"].reshape(-1, k, n)
             w = form.rank_weights
             out[form.statistic] = per_rank.sum(axis=1) if np.all(w == 1) else np.einsum("j,bjn->bn", w, per_rank)
+        elif form.statistic in slices:
+            out[form.statistic] = totals["dense"][:, slices[form.statistic]]
         else:
             out[form.statistic] = totals[form.statistic]
     return out
@@ -352,7 +373,7 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
         weights = np.bincount((idx + m * np.arange(size)[:, None]).ravel(), minlength=size * m).reshape(size, m)
         weights = weights.astype(np.float64)
         for r in labels:
-            stats = _statistics(run_forms[r], {b: _product(weights, mat) for b, mat in bases[r].items()}, kk, n)
+            stats = _statistics(run_forms[r], _totals(weights, bases[r]), kk, n)
             for s, form in zip(specs, run_forms[r]):
                 if form is not None:
                     boot[(r, s.key)].append(form.finish(stats[form.statistic]))
@@ -406,17 +427,19 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
         fa = [forms[(a, s.key)] for s, _ in lin]
         fb = [forms[(b, s.key)] for s, _ in lin]
         base_a, base_b = _bases(x, fa), _bases(y, fb)
-        full_a = {key: np.asarray(mat.sum(axis=0)).reshape(1, -1) for key, mat in base_a.items()}
-        full_b = {key: np.asarray(mat.sum(axis=0)).reshape(1, -1) for key, mat in base_b.items()}
-        delta = {key: base_b[key] - base_a[key] for key in base_a}
+        keys = [key for key in base_a if key != "_slices"]
+        full_a = {key: np.asarray(base_a[key].sum(axis=0)).reshape(1, -1) for key in keys}
+        full_b = {key: np.asarray(base_b[key].sum(axis=0)).reshape(1, -1) for key in keys}
+        delta = {key: base_b[key] - base_a[key] for key in keys}
+        delta["_slices"] = base_a["_slices"]
         exceed = {s.key: 0 for s, _ in todo}
         done = {s.key: 0 for s, _ in todo}
         for size in chunks:
             swap = rng.random((size, m)) < 0.5
             if lin:
-                moved = {key: _product(swap.astype(np.float64), mat) for key, mat in delta.items()}
-                stats_a = _statistics(fa, {key: full_a[key] + moved[key] for key in moved}, kk, n)
-                stats_b = _statistics(fb, {key: full_b[key] - moved[key] for key in moved}, kk, n)
+                moved = _totals(swap.astype(np.float64), delta)
+                stats_a = _statistics(fa, {**moved, **{key: full_a[key] + moved[key] for key in keys}}, kk, n)
+                stats_b = _statistics(fb, {**moved, **{key: full_b[key] - moved[key] for key in keys}}, kk, n)
             for (s, t), form_a, form_b in zip(lin, fa, fb):
                 d = form_a.finish(stats_a[form_a.statistic]) - form_b.finish(stats_b[form_b.statistic])
                 _count(d, t, exceed, done, s.key)
