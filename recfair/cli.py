@@ -41,7 +41,11 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """The argument parser of the ``recfair`` command."""
+    """The argument parser of the ``recfair`` command.
+
+    >>> build_parser().parse_args(["bounds", "Jain_ori", "-m", "3", "-n", "4", "-k", "2"]).name
+    'Jain_ori'
+    """
     from .io import FORMATS
 
     parser = argparse.ArgumentParser(
@@ -96,7 +100,14 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv=None) -> int:
-    """Entry point of ``recfair`` and ``python -m recfair``; returns the exit status."""
+    """Entry point of ``recfair`` and ``python -m recfair``; returns the exit status.
+
+    >>> main(["bounds", "Jain_ori", "-m", "3", "-n", "4", "-k", "2"])
+    Jain_ori at m=3, n=4, k=2 (↑: higher is fairer)
+      most unfair: 0.5
+      most fair:   0.9
+    0
+    """
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

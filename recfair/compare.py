@@ -31,14 +31,14 @@ run-level measures) are recomputed on each resampled run.
 >>> report = compare(runs, ["NDCG", "Gini_our"], relevant=relevant, n_items=20, k=5, n_resamples=200, seed=1)
 >>> report.values.round(3)
   run   measure  value  ci_low  ci_high
-0   a      NDCG  0.282   0.210    0.352
-1   a  Gini_our  0.207   0.137    0.288
+0   a      NDCG  0.282   0.211    0.352
+1   a  Gini_our  0.207   0.136    0.287
 2   b      NDCG  1.000   1.000    1.000
-3   b  Gini_our  0.147   0.076    0.237
+3   b  Gini_our  0.147   0.066    0.228
 >>> report.tests[["run", "versus", "measure", "p_adjusted"]].round(3)
   run versus   measure  p_adjusted
-0   b      a      NDCG       0.005
-1   b      a  Gini_our       0.766
+0   a      b      NDCG       0.005
+1   a      b  Gini_our       0.224
 """
 
 from __future__ import annotations
@@ -319,6 +319,19 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
     Returns
     -------
     Report
+
+    Examples
+    --------
+    >>> runs = {"x": [[0, 1], [1, 2], [2, 0]], "y": [[0, 1], [0, 1], [0, 1]]}
+    >>> report = compare(runs, ["Jain_our", "HR"], relevant=[[0], [2], [1]], n_items=4, k=2, n_resamples=50, seed=0)
+    >>> report.values[["run", "measure", "value"]]
+      run   measure     value
+    0   x  Jain_our  0.625000
+    1   x        HR  0.666667
+    2   y  Jain_our  0.000000
+    3   y        HR  0.666667
+    >>> report.best().to_dict()          # HR ties: the first run
+    {'Jain_our': 'x', 'HR': 'x'}
     """
     if interval not in INTERVALS:
         raise ValueError(f"interval must be one of {INTERVALS}, got {interval!r}.")
@@ -541,6 +554,15 @@ class Report:
         ``run, measure, value, ci_low, ci_high``.
     tests : pandas.DataFrame
         ``run, versus, measure, test, difference, p_value, p_adjusted, significant``.
+
+    Examples
+    --------
+    >>> report = compare({"x": [[0, 1], [2, 3]], "y": [[0, 1], [0, 1]]}, ["Gini_ori"], n_items=4, k=2,
+    ...                  n_resamples=20, seed=0)
+    >>> print(report.to_markdown().splitlines()[0])
+    | run | ↓ Gini_ori |
+    >>> report.tests[["run", "versus", "measure"]].values.tolist()
+    [['x', 'y', 'Gini_ori']]
     """
 
     values: pd.DataFrame

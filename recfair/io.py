@@ -480,6 +480,15 @@ class RunSet:
         One row per user of :attr:`users`.
     report : pandas.DataFrame
         What reading found: ``source, issue, count, detail``.
+
+    Examples
+    --------
+    >>> run = pd.DataFrame({"user": ["a", "b"], "item": ["x", "y"], "rank": [1, 1]})
+    >>> data = load(run, relevant=pd.DataFrame({"user": ["a", "b"], "item": ["x", "x"]}), n_items=3)
+    >>> data
+    RunSet(runs=['run'], n_users=2, n_items=3, k=1, relevant=True, history=False, issues=0)
+    >>> data.to_frame("run").values.tolist()
+    [['a', 'x', 1, 1.0], ['b', 'y', 1, 1.0]]
     """
 
     top_k: dict
@@ -565,6 +574,14 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
     Returns
     -------
     RunSet
+
+    Examples
+    --------
+    >>> runs = {"m1": {"u1": {"a": 0.9, "b": 0.1}, "u2": {"b": 0.5, "c": 0.4}},
+    ...         "m2": {"u1": {"c": 0.3, "a": 0.2}, "u2": {"a": 0.8, "b": 0.8}}}
+    >>> data = load(runs, relevant={"u1": {"a": 1}, "u2": {"c": 1}}, items=["a", "b", "c"])
+    >>> data.top_k["m1"].tolist(), data.top_k["m2"].tolist()
+    ([[0, 1], [1, 2]], [[2, 0], [0, 1]])
     """
     if order not in ("auto", "rank", "score"):
         raise ValueError(f"order must be 'auto', 'rank' or 'score', got {order!r}.")
@@ -964,6 +981,9 @@ def to_ranx(run, *, users=None, items=None, scores=None, kind: str = "run", name
 
     Runs are given as for :func:`write_run` (scores default to ``k..1``), ground truth as for
     :func:`write_relevant` (grades as integers, as ranx wants).
+
+    >>> to_ranx([[1, 0]], users=["q"], items=["a", "b"]).to_dict()      # doctest: +SKIP
+    {'q': {'b': 2.0, 'a': 1.0}}
     """
     import ranx
 
@@ -978,7 +998,13 @@ def to_ranx(run, *, users=None, items=None, scores=None, kind: str = "run", name
 
 
 def from_ranx(obj) -> pd.DataFrame:
-    """A ranx ``Run`` or ``Qrels`` as a long frame (see :func:`read_run` / :func:`read_relevant`)."""
+    """A ranx ``Run`` or ``Qrels`` as a long frame (see :func:`read_run` / :func:`read_relevant`).
+
+    >>> import ranx                                                        # doctest: +SKIP
+    >>> from_ranx(ranx.Run({"q": {"d": 1.0}}))[["user", "item", "score"]]  # doctest: +SKIP
+      user item  score
+    0    q    d    1.0
+    """
     if not _is_ranx(obj):
         raise TypeError(f"expected a ranx Run or Qrels, got {type(obj).__name__}.")
     if type(obj).__name__ == "Qrels":

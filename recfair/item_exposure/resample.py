@@ -44,6 +44,10 @@ class LinearForm(NamedTuple):
     weight ``rank_weights[j]`` at rank ``j + 1``: the totals are then
     ``sum_j rank_weights[j] * C_j`` with ``C_j`` the weighted counts of the items at rank ``j + 1``,
     which one pass serves for every such statistic.
+
+    >>> from recfair.run import Run
+    >>> linear_form("Jain_ori", Run([[0, 1]], 3)).statistic
+    'counts'
     """
 
     statistic: str
@@ -125,6 +129,16 @@ def linear_form(key: str, run, **options) -> LinearForm | None:
 
     None for measures outside :data:`LINEAR`, multi-round runs, entropy with a non-default
     ``base``, and VoCD with item features (``alpha < 2``); callers then recompute the measure.
+
+    >>> import numpy as np
+    >>> from recfair.run import Run
+    >>> form = linear_form("Jain_ori", Run([[0, 1], [1, 2]], 3))
+    >>> form.finish(np.array([[1.0, 1.0]]) @ form.rows.toarray()).tolist()     # both users once
+    [0.8888888888888888]
+    >>> form.finish(np.array([[2.0, 0.0]]) @ form.rows.toarray()).tolist()     # the first user twice
+    [0.6666666666666666]
+    >>> linear_form("HD", Run([[0]], 2)) is None
+    True
     """
     if key not in LINEAR or getattr(run, "rounds", None) is not None and run.rounds.shape[0] > 1:
         return None
