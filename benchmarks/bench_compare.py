@@ -112,7 +112,8 @@ def main(argv=None) -> None:
             rows.append({"measure": key, "part": rf.registry.PARTS[rf.REGISTRY[key].family],
                          "vectorised": vectorised, f"s ({args.slow_resamples} resamples)": round(t, 2),
                          "s per 1000 (est.)": round(per_1000, 1), "note": note})
-    print(pd.DataFrame(rows).to_string(index=False))
+            print(f"  {key:<12} part {rows[-1]['part']:<3} {'vectorised' if vectorised else 'recomputed':<10} "
+                  f"{t:8.2f} s  ->  {per_1000:9.1f} s per 1000 resamples {note}", flush=True)
     print("(IFD_div_ori needs the full scores of every run; DPFR a Pareto frontier: both skipped here.)")
 
 
