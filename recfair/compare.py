@@ -156,7 +156,11 @@ def _product(weights: np.ndarray, rows) -> np.ndarray:
     """``weights (B, m) @ rows (m, d)`` as a dense ``(B, d)`` (sparse rows: ``rows.T`` as CSR times
     C-ordered ``weights.T``, the fastest order for scipy)."""
     if sp.issparse(rows):
-        return (_transposed(rows) @ np.ascontiguousarray(weights.T)).T
+        if rows.dtype == np.float32 and weights.shape[1] * max(float(np.abs(weights).max(initial=0)), 1.0) < 2 ** 23:
+            # 0/1 positional rows and integer weights: single precision is exact here, and ~4x faster
+            w = np.ascontiguousarray(weights.T, dtype=np.float32)
+            return (_transposed(rows) @ w).T.astype(np.float64)
+        return (_transposed(rows) @ np.ascontiguousarray(weights.T, dtype=np.float64)).T
     return weights @ rows
 
 
@@ -177,7 +181,8 @@ def _positional(top_k: np.ndarray, n_items: int) -> sp.csr_matrix:
     rank ``j``, the weighted count of each item at that rank (all rank-weighted exposures follow)."""
     m, k = top_k.shape
     cols = (np.arange(k) * n_items)[None, :] + top_k
-    return sp.csr_matrix((np.ones(m * k), cols.ravel(), np.arange(0, m * k + 1, k)), shape=(m, k * n_items))
+    return sp.csr_matrix((np.ones(m * k, dtype=np.float32), cols.ravel(), np.arange(0, m * k + 1, k)),
+                         shape=(m, k * n_items))
 
 
 def _bases(run: Run, forms) -> dict:
@@ -441,8 +446,8 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
         fb = [forms[(b, s.key)] for s, _ in lin]
         base_a, base_b = _bases(x, fa), _bases(y, fb)
         keys = [key for key in base_a if key != "_slices"]
-        full_a = {key: np.asarray(base_a[key].sum(axis=0)).reshape(1, -1) for key in keys}
-        full_b = {key: np.asarray(base_b[key].sum(axis=0)).reshape(1, -1) for key in keys}
+        full_a = {key: np.asarray(base_a[key].sum(axis=0, dtype=np.float64)).reshape(1, -1) for key in keys}
+        full_b = {key: np.asarray(base_b[key].sum(axis=0, dtype=np.float64)).reshape(1, -1) for key in keys}
         delta = {key: base_b[key] - base_a[key] for key in keys}
         delta["_slices"] = base_a["_slices"]
         exceed = {s.key: 0 for s, _ in todo}
