@@ -44,6 +44,8 @@ from .registry import ALL_MEASURES, REGISTRY
 from .spec import Bounds, Extremes, MeasureSpec
 from .relevance import average_precision, hit_rate, mrr, ndcg, precision, recall
 from .run import Run
+from .compare import Report, compare
+from . import io
 
 __version__ = "0.1.0"
 
@@ -61,9 +63,9 @@ def __getattr__(name):
 
 
 __all__ = [
-    "Accumulator", "ALL_MEASURES", "REGISTRY", "Bounds", "Extremes", "MeasureSpec", "Run", "UndefinedMeasureError",
-    "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_effectiveness", "evaluate_per_user",
-    "evaluate_run",
+    "Accumulator", "ALL_MEASURES", "REGISTRY", "Bounds", "Report", "compare", "io", "Extremes", "MeasureSpec", "Run",
+    "UndefinedMeasureError", "UndefinedMeasureWarning", "average_precision", "evaluate", "evaluate_effectiveness",
+    "evaluate_per_user", "evaluate_run",
     "from_frame", "full_ranking", "hit_rate", "item_sets_from_frame", "mrr", "ndcg", "precision",
     "recall", "relevance_from_frame", "to_frame", "top_k_from_scores",
     # Part I, Paper 1: exposure-based individual item fairness (recfair.item_exposure)
