@@ -243,8 +243,28 @@ _SCRIPT = """(function () {
   });
   root.querySelectorAll("[data-rfx-thebe]").forEach(function (b) {
     b.addEventListener("click", function () {
-      if (typeof window.initThebe === "function") { window.initThebe(); }
-      else { b.textContent = "Thebe is not available on this page: use Binder or Colab"; }
+      // sphinx-thebe's initThebe() writes its progress into the page's .thebe-launch-button and
+      // fails without one; sphinx-book-theme's initThebeSBT() adds that button under the title
+      // first (what the launch menu's "Live code" does). Either way the page's cells turn into
+      // runnable cells once Binder has started a kernel; then run this cell for live controls.
+      var start = window.initThebeSBT || window.initThebe;
+      if (typeof start !== "function") {
+        b.textContent = "Thebe is not available on this page: use the launch button for Binder or Colab";
+        return;
+      }
+      if (!window.initThebeSBT && !document.querySelector(".thebe-launch-button")) {
+        var status = document.createElement("button");
+        status.className = "thebe-launch-button";
+        b.insertAdjacentElement("afterend", status);
+      }
+      b.disabled = true;
+      b.textContent = "Starting Thebe (Binder): run this cell when the page's cells become editable";
+      try { start(); } catch (err) {
+        b.disabled = false;
+        b.textContent = "Thebe could not start (" + err.message + "): use the launch button for Binder or Colab";
+      }
+      var launch = document.querySelector(".thebe-launch-button");
+      if (launch && launch.scrollIntoView) { launch.scrollIntoView({block: "center"}); }
     });
   });
   update();
@@ -357,17 +377,34 @@ def _live(func, names, controls):
     out = w.Output()
 
     def update(*_):
+        # Every figure the call opens is shown once (returned ones where they stand, left-open
+        # ones after them) and then closed, so moving a control never piles up open figures.
+        before = set(plt.get_fignums())
+        result = None
         out.clear_output(wait=True)
-        with out:
-            try:
-                result = func(**{n: b.value for n, b in zip(names, boxes)})
-            except (ValueError, TypeError) as exc:
-                print(f"⚠ {exc}")
-                return
+        try:
+            with out:
+                try:
+                    result = func(**{n: b.value for n, b in zip(names, boxes)})
+                except (ValueError, TypeError) as exc:
+                    print(f"⚠ {exc}")
+                    return
+                shown = set()
+                for obj in (result if isinstance(result, (list, tuple)) else [result]):
+                    if obj is not None:
+                        display(obj)
+                    if hasattr(obj, "savefig"):
+                        shown.add(id(obj))
+                for num in sorted(set(plt.get_fignums()) - before):
+                    fig = plt.figure(num)
+                    if id(fig) not in shown:
+                        display(fig)
+        finally:
+            for num in set(plt.get_fignums()) - before:
+                plt.close(num)
             for obj in (result if isinstance(result, (list, tuple)) else [result]):
-                if obj is not None:
-                    display(obj)
-            plt.show()
+                if hasattr(obj, "savefig"):        # a figure made before the call, returned by it
+                    plt.close(obj)
 
     for box in boxes:
         box.observe(update, names="value")
