@@ -252,7 +252,10 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
     for spec in ALL_MEASURES:
         if spec.family not in KINDS[kind]:
             continue
-        why, why_not = [_KIND_TEXT[spec.family]], None
+        kind_text = _KIND_TEXT[spec.family]
+        if spec.family == "groups" and "user_attributes" not in spec.needs:
+            kind_text = "fairness to individual users (the Atkinson index that Part V decomposes)"
+        why, why_not = [kind_text], None
         missing = _missing(spec, has)
         if missing:
             why_not = "needs " + " and ".join(missing)
