@@ -307,6 +307,22 @@ class Explorer:
     outputs: dict = field(default_factory=dict)
     uid: str = field(default_factory=lambda: "rfx-" + uuid.uuid4().hex[:10])
 
+    def __repr__(self) -> str:
+        # the text/plain form of a notebook output: short, not every precomputed position
+        return f"Explorer({', '.join(self.names)}; {len(self.outputs)} distinct outputs precomputed)"
+
+    @property
+    def start_key(self) -> str:
+        """The key of the output shown at the controls' start positions (e.g. ``"1,0"``).
+
+        >>> import os
+        >>> os.environ["RECFAIR_WIDGETS"] = "static"
+        >>> explore(lambda n, show: n, n=slider([10, 20], value=20), show=toggle(value=False)).start_key
+        '1,0'
+        >>> del os.environ["RECFAIR_WIDGETS"]
+        """
+        return ",".join(str(c.start) for c in self.controls if c.precomputed)
+
     def _control_html(self, name: str, c: Control) -> str:
         caption = _html.escape(c.label or name)
         labels = _html.escape(json.dumps(list(c.labels)))
@@ -335,7 +351,8 @@ class Explorer:
         outputs = "".join(f'<div class="rfx-output" data-rfx-keys="{" ".join(keys)}">{body}</div>'
                           for body, keys in self.outputs.items())
         script = _SCRIPT % {"id": self.uid}
-        return (f'{_STYLE % ()}<div class="recfair-explore" id="{self.uid}" data-recfair-widget="explore">'
+        return (f'{_STYLE % ()}<div class="recfair-explore" id="{self.uid}" data-recfair-widget="explore" '
+                f'data-rfx-start="{self.start_key}">'
                 f'<div class="rfx-controls">{controls}</div>{outputs}<script>{script}</script></div>')
 
 
