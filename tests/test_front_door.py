@@ -156,3 +156,10 @@ def test_the_selector_page_offers_every_input_and_kind_of_measure():
     for kind in ("fairness", "item fairness", "joint evaluation", "individual users", "user groups"):
         assert kind in KINDS and f'"{kind}"' in text
     assert "use the corrected version" not in text
+
+
+def test_the_phone_table_of_contents_fix_is_loaded_on_every_page():
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["sphinx"]["config"]
+    assert "recfair.js" in config["html_js_files"] and "book/_static" in config["html_static_path"]
+    script = (ROOT / "book" / "_static" / "recfair.js").read_text(encoding="utf-8")
+    assert 'forwardToggles("primary")' in script and 'forwardToggles("secondary")' in script
