@@ -373,6 +373,9 @@ def check_page(driver, base: str, rel: str) -> list[tuple[str, str]]:
         problems += [("button", f"button {index + 1}: {what}") for index, what in trouble]
         problems += [("console (buttons)", message)
                      for message in console_errors(driver, allow=("unpkg.com/thebe",))]
+        driver.get("about:blank")            # stop what the buttons started before the next page
+        external_requests(driver)
+        driver.get_log("browser")
     return problems
 
 
