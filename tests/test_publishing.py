@@ -80,3 +80,21 @@ def test_built_colab_notebooks_are_small(entry):
     if not notebook.is_file():
         pytest.skip("the book is not built")
     assert notebook.stat().st_size < 1_500_000, f"{notebook} is {notebook.stat().st_size / 1e6:.1f} MB"
+
+
+def test_outputs_come_back_from_the_execution_cache(tmp_path):
+    """A cache hit leaves MyST-NB's written notebook without outputs; the build merges them back."""
+    nbformat = pytest.importorskip("nbformat")
+    jupyter_cache = pytest.importorskip("jupyter_cache")
+
+    executed = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(1)", outputs=[
+        nbformat.v4.new_output("stream", name="stdout", text="1\n")])])
+    executed.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    cache = jupyter_cache.get_cache(str(tmp_path / "cache"))
+    cache.cache_notebook_bundle(__import__("jupyter_cache.base").base.CacheBundleIn(executed, "x.ipynb"), check_validity=False)
+    written = json.loads(nbformat.writes(executed))
+    written["cells"][0]["outputs"] = []
+    assert launch_links.outputs_from_cache(written, tmp_path / "cache")
+    assert "".join(written["cells"][0]["outputs"][0]["text"]) == "1\n"
+    assert not launch_links.outputs_from_cache(written, tmp_path / "cache")          # has outputs now
+    assert not launch_links.outputs_from_cache({"cells": []}, tmp_path / "missing")

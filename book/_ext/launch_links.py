@@ -106,6 +106,23 @@ def _closing_div(text: str, start: int) -> int:
     return len(text)
 
 
+def _start_from_controls(html: str) -> str:
+    """The start key read off the controls' initial state (explorers built before ``data-rfx-start``)."""
+    parts = []
+    for control in re.finditer(r"<(input|select)\b([^>]*)data-rfx-control=[^>]*>", html):
+        tag = control.group(0)
+        if 'type="checkbox"' in tag:
+            parts.append("1" if re.search(r"\schecked\b", tag) else "0")
+        elif control.group(1) == "select":
+            body = html[control.end():html.index("</select>", control.end())]
+            chosen = re.search(r'<option value="(\d+)" selected', body)
+            parts.append(chosen.group(1) if chosen else "0")
+        else:
+            value = re.search(r'\svalue="(\d+)"', tag)
+            parts.append(value.group(1) if value else "0")
+    return ",".join(parts)
+
+
 def explorer_start_output(html: str) -> str | None:
     """The body of a static explorer's output at its start position (None if ``html`` is no explorer).
 
@@ -114,10 +131,10 @@ def explorer_start_output(html: str) -> str | None:
     >>> explorer_start_output(page)
     '<div>b</div>'
     """
-    root = re.search(r'data-recfair-widget="explore"[^>]*data-rfx-start="([^"]*)"', html)
-    if root is None:
+    if 'data-recfair-widget="explore"' not in html:
         return None
-    start = root.group(1)
+    root = re.search(r'data-recfair-widget="explore"[^>]*data-rfx-start="([^"]*)"', html)
+    start = root.group(1) if root else _start_from_controls(html)
     for output in re.finditer(r'<div class="rfx-output" data-rfx-keys="([^"]*)">', html):
         if start in output.group(1).split(" "):
             end = _closing_div(html, output.start())
@@ -144,22 +161,51 @@ def slim_notebook(notebook: dict) -> bool:
     return changed
 
 
+def outputs_from_cache(notebook: dict, cache_path) -> bool:
+    """Fill in the outputs of a notebook that has none from the execution cache; True if it did.
+
+    MyST-NB 1.4 writes a chapter's notebook *without* its outputs when the outputs come from the
+    jupyter-cache (a cache hit), so an incremental build, or a CI run that restores the cache,
+    would publish notebooks without outputs. The cache holds them: merge them back.
+    """
+    code = [cell for cell in notebook.get("cells", []) if cell.get("cell_type") == "code"]
+    if not code or any(cell.get("outputs") for cell in code) or not Path(cache_path).is_dir():
+        return False
+    try:
+        import nbformat
+        from jupyter_cache import get_cache
+
+        node = nbformat.from_dict(notebook)
+        _, merged = get_cache(str(cache_path)).merge_match_into_notebook(node)
+    except (ImportError, KeyError, ValueError):
+        return False
+    notebook.clear()
+    notebook.update(json.loads(nbformat.writes(merged)))
+    return True
+
+
 def _slim_published_notebooks(app, exception):
     if exception is not None or app.builder.format != "html":
         return
     folder = (app.config.recfair_colab_notebooks or {}).get("folder", "_sources")
     root = Path(app.outdir, folder)
-    before = after = 0
+    cache_path = getattr(app.config, "nb_execution_cache_path", "") or Path(app.outdir).parent / ".jupyter_cache"
+    before = after = restored = 0
     for path in sorted(root.rglob("*.ipynb")) if root.is_dir() else []:
         raw = path.read_text(encoding="utf-8")
         notebook = json.loads(raw)
         before += len(raw)
-        if slim_notebook(notebook):
+        filled = outputs_from_cache(notebook, cache_path)
+        restored += filled
+        if slim_notebook(notebook) or filled:
             raw = json.dumps(notebook, ensure_ascii=False, indent=1) + "\n"
-            path.write_text(raw, encoding="utf-8")
+            tmp = path.with_suffix(".ipynb.tmp")
+            tmp.write_text(raw, encoding="utf-8")
+            tmp.replace(path)
         after += len(raw)
     if before:
-        LOGGER.info(f"[launch_links] published notebooks: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB")
+        LOGGER.info(f"[launch_links] published notebooks: {before / 1e6:.1f} MB -> {after / 1e6:.1f} MB "
+                    f"({restored} given their outputs back from the execution cache)")
 
 
 def setup(app):
