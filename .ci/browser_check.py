@@ -92,6 +92,8 @@ document.querySelectorAll("mjx-container[display='true']").forEach(el => {
   check(el, "formula", math ? math.getBoundingClientRect().width : el.scrollWidth);
 });
 document.querySelectorAll("table").forEach(el => check(el, "table", el.getBoundingClientRect().width));
+document.querySelectorAll("[data-recfair-widget] select, [data-recfair-widget] input").forEach(
+  el => check(el, "explorer control", el.getBoundingClientRect().width));
 out.clipped = [];
 document.querySelectorAll("mjx-container").forEach(el => {
   if (el.closest(".rfx-output[hidden]") || el.offsetParent === null) { return; }
