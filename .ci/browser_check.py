@@ -11,11 +11,21 @@ A page fails on:
 * a MathJax error (``mjx-merror``) once MathJax has finished typesetting;
 * an image that did not load, or an ipywidgets view that did not render;
 * a display formula, a table or a code block wider than the text column, at the desktop
-  width and (formulas and tables) on a 390 px phone screen (where the book's stylesheet lets a
-  table scroll sideways inside the column, so it then counts at the column's width);
+  width and (formulas and tables) on a 900 px tablet and a 390 px phone screen (where the book's
+  stylesheet lets a table scroll sideways inside the column, so it then counts at the column's
+  width);
+* a formula that is clipped: inline or display, at any of the three widths, part of it is hidden
+  by a box that does not scroll (``overflow: hidden``), e.g. an admonition;
 * a control that does not change its output: every control of every ``recfair.widgets``
   explorer is moved and its visible output must change; a live-only block must show a disabled
-  box; an ipywidgets control on a static page cannot respond and is reported.
+  box; an ipywidgets control on a static page cannot respond and is reported;
+* a button that does not work: every button of every explorer and live-only box is clicked
+  (the "Make this page live" buttons must start Thebe: a ``.thebe-launch-button`` appears and no
+  JavaScript error is raised; the Thebe library itself cannot load offline, which is expected);
+* a table of contents that does not open on a tablet (900 px) or a phone (390 px): the visible ☰
+  button must open the navigation dialog with every link of the desktop sidebar;
+* "coming" said of a part that the table of contents builds;
+* a measure of the registry (``recfair.REGISTRY``) missing from the measure index page.
 
 Screenshots of a few key pages (and of the first pages with a problem) are saved for CI.
 Exit code 0 only if no page has a problem.
@@ -28,6 +38,8 @@ import fnmatch
 import functools
 import http.server
 import json
+import os
+import shutil
 import sys
 import tempfile
 import threading
@@ -39,9 +51,12 @@ from selenium import webdriver
 from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.chrome.service import Service
 
-KEY_PAGES = ("book/index.html", "book/item_exposure/jain.html", "book/joint/iaa.html", "book/joint/overview.html")
+KEY_PAGES = ("book/index.html", "book/item_exposure/jain.html", "book/joint/iaa.html", "book/joint/overview.html",
+             "book/start/measures.html", "book/start/choose.html")
+MEASURE_INDEX = "book/start/measures.html"
 SKIPPED = ("_static/*", "_sources/*", "_images/*", "reports/*", "search.html", "_sphinx_design_static/*")
-DESKTOP, PHONE = (1280, 900), (390, 844)
+DESKTOP, TABLET, PHONE = (1280, 900), (900, 1000), (390, 844)
+REPO = Path(__file__).resolve().parents[1]
 SLACK = 2  # px
 
 # ----------------------------------------------------------------------------- in-page probes
@@ -77,6 +92,25 @@ document.querySelectorAll("mjx-container[display='true']").forEach(el => {
   check(el, "formula", math ? math.getBoundingClientRect().width : el.scrollWidth);
 });
 document.querySelectorAll("table").forEach(el => check(el, "table", el.getBoundingClientRect().width));
+document.querySelectorAll("[data-recfair-widget] select, [data-recfair-widget] input").forEach(
+  el => check(el, "explorer control", el.getBoundingClientRect().width));
+out.clipped = [];
+document.querySelectorAll("mjx-container").forEach(el => {
+  if (el.closest(".rfx-output[hidden]") || el.offsetParent === null) { return; }
+  const math = el.querySelector("mjx-math") || el;
+  let r = math.getBoundingClientRect();
+  for (let a = el; a && a !== document.body; a = a.parentElement) {
+    const style = getComputedStyle(a);
+    if (/auto|scroll/.test(style.overflowX)) { r = a.getBoundingClientRect(); continue; }  // scrolls: readable
+    if (!/hidden|clip/.test(style.overflowX)) { continue; }
+    const box = a.getBoundingClientRect();
+    if (r.right > box.right + %(slack)d || r.left < box.left - %(slack)d) {
+      out.clipped.push([el.getAttribute("display") === "true" ? "display" : "inline", label(el),
+                        (el.textContent || "").slice(0, 40), Math.round(r.width), Math.round(box.width)]);
+      break;
+    }
+  }
+});
 if (%(code)s) {
   document.querySelectorAll("div.highlight pre").forEach(el => check(el, "code", el.scrollWidth));
 }
@@ -128,6 +162,50 @@ document.querySelectorAll("[data-recfair-widget]").forEach((root, r) => {
 return result;
 """
 
+# Click every button of every explorer and live-only box; report what did not react.
+BUTTONS = """
+const result = [];
+document.querySelectorAll("[data-recfair-widget] button").forEach((b, i) => {
+  const before = b.textContent;
+  try { b.click(); } catch (e) { result.push([i, "clicking it throws " + e.message]); return; }
+  if (b.hasAttribute("data-rfx-thebe")) {
+    if (!document.querySelector(".thebe-launch-button")) { result.push([i, "'" + before + "' did not start Thebe"]); }
+    if (/could not start|not available/.test(b.textContent)) { result.push([i, b.textContent.slice(0, 120)]); }
+  } else if (b.textContent === before && !b.disabled) {
+    result.push([i, "'" + before.slice(0, 40) + "' shows no reaction"]);
+  }
+});
+return [document.querySelectorAll("[data-recfair-widget] button").length, result];
+"""
+
+# Open the table of contents with the visible button, as a reader on a narrow screen would.
+OPEN_TOC = """
+const visible = Array.from(document.querySelectorAll(".primary-toggle")).filter(b => b.offsetParent !== null);
+const sidebar = document.getElementById("pst-primary-sidebar");
+const links = sidebar ? sidebar.querySelectorAll("a.reference").length : 0;
+if (!visible.length) { return "no visible table-of-contents button"; }
+visible[0].click();
+const dialog = document.getElementById("pst-primary-sidebar-modal");
+if (!dialog || !dialog.open) { return "the table-of-contents button does not open the navigation"; }
+const shown = dialog.querySelectorAll("a.reference").length;
+const width = dialog.getBoundingClientRect().width;
+dialog.close();
+if (shown < links || shown === 0) { return "the navigation shows " + shown + " of " + links + " links"; }
+if (width < 100) { return "the navigation opens " + Math.round(width) + " px wide"; }
+return "";
+"""
+
+COMING = """
+const text = document.querySelector("main") ? document.querySelector("main").innerText : document.body.innerText;
+const parts = arguments[0];
+const found = [];
+text.split(/(?<=[.!?])\\s+|\\n/).forEach(sentence => {
+  if (!/\\bcoming\\b/i.test(sentence)) { return; }
+  if (parts.some(p => sentence.includes(p))) { found.push(sentence.trim().slice(0, 160)); }
+});
+return found;
+"""
+
 
 # ----------------------------------------------------------------------------- plumbing
 
@@ -143,15 +221,34 @@ def serve(root: Path) -> tuple[http.server.ThreadingHTTPServer, str]:
     return server, f"http://127.0.0.1:{server.server_address[1]}"
 
 
+def chrome_binary() -> str:
+    """Debian's chromium (CI), or the Chrome of a GitHub runner; CHROME_BIN overrides."""
+    for candidate in (os.environ.get("CHROME_BIN"), "/usr/bin/chromium", shutil.which("chromium"),
+                      shutil.which("google-chrome"), shutil.which("chrome")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    raise SystemExit("browser check: no Chromium or Chrome found (set CHROME_BIN)")
+
+
+def chromedriver_binary() -> str:
+    """Debian's chromedriver, or the one a GitHub runner names in CHROMEWEBDRIVER; CHROMEDRIVER overrides."""
+    runner = os.environ.get("CHROMEWEBDRIVER")
+    for candidate in (os.environ.get("CHROMEDRIVER"), "/usr/bin/chromedriver",
+                      str(Path(runner) / "chromedriver") if runner else None, shutil.which("chromedriver")):
+        if candidate and Path(candidate).exists():
+            return candidate
+    raise SystemExit("browser check: no chromedriver found (set CHROMEDRIVER)")
+
+
 def browser(profile: str) -> webdriver.Chrome:
     options = webdriver.ChromeOptions()
-    options.binary_location = "/usr/bin/chromium"
+    options.binary_location = chrome_binary()
     for flag in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
                  "--disable-dev-shm-usage", "--hide-scrollbars", f"--user-data-dir={profile}"):
         options.add_argument(flag)
     options.set_capability("goog:loggingPrefs", {"browser": "ALL", "performance": "ALL"})
-    driver = webdriver.Chrome(service=Service(executable_path="/usr/bin/chromedriver"), options=options)
+    driver = webdriver.Chrome(service=Service(executable_path=chromedriver_binary()), options=options)
     driver.set_page_load_timeout(60)
     driver.set_script_timeout(60)
     return driver
@@ -183,6 +280,56 @@ def external_requests(driver) -> list[str]:
     return urls
 
 
+def toc_parts() -> list[str]:
+    """The names a sentence uses for the parts that _toc.yml builds ("Part III", its caption's topic, its measures)."""
+    names = []
+    try:
+        import yaml
+
+        toc = yaml.safe_load((REPO / "_toc.yml").read_text(encoding="utf-8"))
+        for part in toc.get("parts", []):
+            caption = part.get("caption", "")
+            if caption.startswith("Part "):
+                names.append(caption.split(":")[0])
+    except (OSError, ImportError):
+        pass
+    names += [name for name in registry_names() if len(name) > 2]
+    return names
+
+
+@functools.lru_cache(maxsize=1)
+def registry_names() -> tuple[str, ...]:
+    sys.path.insert(0, str(REPO))
+    from recfair import REGISTRY
+
+    return tuple(REGISTRY)
+
+
+def console_errors(driver, *, allow: tuple[str, ...] = ()) -> list[str]:
+    errors = []
+    for entry in driver.get_log("browser"):
+        if entry["level"] == "SEVERE" and not any(a in entry["message"] for a in allow):
+            errors.append(entry["message"][:200])
+    return errors
+
+
+def narrow_checks(driver, size: tuple[int, int], name: str) -> list[tuple[str, str]]:
+    problems: list[tuple[str, str]] = []
+    driver.set_window_size(*size)
+    time.sleep(0.3)
+    probe = driver.execute_script(PROBE % {"slack": SLACK, "code": "false"})
+    for kind, where, own, column in probe["wide"]:
+        problems.append((f"too wide ({name})", f"{kind} ({where}) is {own} px in a {column} px column"))
+    for kind, where, text, own, box in probe["clipped"]:
+        problems.append((f"clipped formula ({name})", f"{kind} formula '{text}' ({where}) is {own} px in a "
+                                                      f"{box} px box that hides the rest"))
+    trouble = driver.execute_script(OPEN_TOC)
+    if trouble:
+        problems.append((f"table of contents ({name})", trouble))
+    problems += [(f"console ({name})", message) for message in console_errors(driver)]
+    return problems
+
+
 def check_page(driver, base: str, rel: str) -> list[tuple[str, str]]:
     problems: list[tuple[str, str]] = []
     driver.set_window_size(*DESKTOP)
@@ -190,14 +337,15 @@ def check_page(driver, base: str, rel: str) -> list[tuple[str, str]]:
     status = driver.execute_async_script(WAIT_MATHJAX)
     if status is not True:
         problems.append(("mathjax", str(status)))
-    for entry in driver.get_log("browser"):
-        if entry["level"] == "SEVERE":
-            problems.append(("console", entry["message"][:200]))
+    problems += [("console", message) for message in console_errors(driver)]
     for url in external_requests(driver):
         problems.append(("network", f"request to {url}"))
     probe = driver.execute_script(PROBE % {"slack": SLACK, "code": "true"})
     for kind, where, own, column in probe["wide"]:
         problems.append(("too wide", f"{kind} ({where}) is {own} px in a {column} px column"))
+    for kind, where, text, own, box in probe["clipped"]:
+        problems.append(("clipped formula", f"{kind} formula '{text}' ({where}) is {own} px in a {box} px box "
+                                            "that hides the rest"))
     problems += [("math error", text) for text in probe["mathErrors"]]
     problems += [("image", f"did not load: {src}") for src in probe["images"]]
     problems += [("widget", f"did not render: {where}") for where in probe["widgets"]]
@@ -206,21 +354,46 @@ def check_page(driver, base: str, rel: str) -> list[tuple[str, str]]:
                                            "without a kernel: use recfair.widgets.explore or mark them live-only"))
     for index, what in driver.execute_script(EXPLORERS):
         problems.append(("control", f"explorer {index + 1}: {what}"))
-    driver.set_window_size(*PHONE)
-    time.sleep(0.3)
-    probe = driver.execute_script(PROBE % {"slack": SLACK, "code": "false"})
-    for kind, where, own, column in probe["wide"]:
-        problems.append(("too wide (phone)", f"{kind} ({where}) is {own} px in a {column} px column"))
+    for sentence in driver.execute_script(COMING, toc_parts()):
+        problems.append(("coming", f"a built part is called coming: '{sentence}'"))
+    if rel == MEASURE_INDEX:
+        cells = set(driver.execute_script(
+            "return Array.from(document.querySelectorAll('main table td, main table th'))"
+            ".map(c => c.innerText.trim().replace(/^[↑↓]\\s*/, ''));"))
+        missing = [name for name in registry_names() if name not in cells]
+        if missing:
+            problems.append(("measure index", f"{len(missing)} registry measure(s) missing: {', '.join(missing)}"))
+    problems += narrow_checks(driver, TABLET, "tablet")
+    problems += narrow_checks(driver, PHONE, "phone")
     driver.set_window_size(*DESKTOP)
+    # last, as it starts Thebe: every button of the explorers and live-only boxes (Thebe's own
+    # library cannot load offline; that request and its failure are expected, anything else is not)
+    external_requests(driver)
+    count, trouble = driver.execute_script(BUTTONS)
+    if count:
+        time.sleep(0.5)
+        problems += [("button", f"button {index + 1}: {what}") for index, what in trouble]
+        problems += [("console (buttons)", message)
+                     for message in console_errors(driver, allow=("unpkg.com/thebe",))]
+        driver.get("about:blank")            # stop what the buttons started before the next page
+        external_requests(driver)
+        driver.get_log("browser")
     return problems
 
 
 def screenshot(driver, base: str, rel: str, folder: Path) -> None:
-    driver.set_window_size(1280, 2000)
-    driver.get(f"{base}/{rel}")
-    driver.execute_async_script(WAIT_MATHJAX)
     folder.mkdir(parents=True, exist_ok=True)
-    driver.save_screenshot(str(folder / (rel.replace("/", "__").removesuffix(".html") + ".png")))
+    stem = rel.replace("/", "__").removesuffix(".html")
+    for width, suffix in ((1280, ""), (PHONE[0], "-phone")):
+        driver.set_window_size(width, 2000)
+        driver.get(f"{base}/{rel}")
+        driver.execute_async_script(WAIT_MATHJAX)
+        driver.save_screenshot(str(folder / f"{stem}{suffix}.png"))
+    # the navigation opened on a phone
+    driver.set_window_size(*PHONE)
+    driver.execute_script(OPEN_TOC.replace("dialog.close();", ""))
+    time.sleep(0.3)
+    driver.save_screenshot(str(folder / f"{stem}-phone-toc.png"))
     driver.set_window_size(*DESKTOP)
 
 

@@ -243,8 +243,28 @@ _SCRIPT = """(function () {
   });
   root.querySelectorAll("[data-rfx-thebe]").forEach(function (b) {
     b.addEventListener("click", function () {
-      if (typeof window.initThebe === "function") { window.initThebe(); }
-      else { b.textContent = "Thebe is not available on this page: use Binder or Colab"; }
+      // sphinx-thebe's initThebe() writes its progress into the page's .thebe-launch-button and
+      // fails without one; sphinx-book-theme's initThebeSBT() adds that button under the title
+      // first (what the launch menu's "Live code" does). Either way the page's cells turn into
+      // runnable cells once Binder has started a kernel; then run this cell for live controls.
+      var start = window.initThebeSBT || window.initThebe;
+      if (typeof start !== "function") {
+        b.textContent = "Thebe is not available on this page: use the launch button for Binder or Colab";
+        return;
+      }
+      if (!window.initThebeSBT && !document.querySelector(".thebe-launch-button")) {
+        var status = document.createElement("button");
+        status.className = "thebe-launch-button";
+        b.insertAdjacentElement("afterend", status);
+      }
+      b.disabled = true;
+      b.textContent = "Starting Thebe (Binder): run this cell when the page's cells become editable";
+      try { start(); } catch (err) {
+        b.disabled = false;
+        b.textContent = "Thebe could not start (" + err.message + "): use the launch button for Binder or Colab";
+      }
+      var launch = document.querySelector(".thebe-launch-button");
+      if (launch && launch.scrollIntoView) { launch.scrollIntoView({block: "center"}); }
     });
   });
   update();
@@ -287,6 +307,22 @@ class Explorer:
     outputs: dict = field(default_factory=dict)
     uid: str = field(default_factory=lambda: "rfx-" + uuid.uuid4().hex[:10])
 
+    def __repr__(self) -> str:
+        # the text/plain form of a notebook output: short, not every precomputed position
+        return f"Explorer({', '.join(self.names)}; {len(self.outputs)} distinct outputs precomputed)"
+
+    @property
+    def start_key(self) -> str:
+        """The key of the output shown at the controls' start positions (e.g. ``"1,0"``).
+
+        >>> import os
+        >>> os.environ["RECFAIR_WIDGETS"] = "static"
+        >>> explore(lambda n, show: n, n=slider([10, 20], value=20), show=toggle(value=False)).start_key
+        '1,0'
+        >>> del os.environ["RECFAIR_WIDGETS"]
+        """
+        return ",".join(str(c.start) for c in self.controls if c.precomputed)
+
     def _control_html(self, name: str, c: Control) -> str:
         caption = _html.escape(c.label or name)
         labels = _html.escape(json.dumps(list(c.labels)))
@@ -315,7 +351,8 @@ class Explorer:
         outputs = "".join(f'<div class="rfx-output" data-rfx-keys="{" ".join(keys)}">{body}</div>'
                           for body, keys in self.outputs.items())
         script = _SCRIPT % {"id": self.uid}
-        return (f'{_STYLE % ()}<div class="recfair-explore" id="{self.uid}" data-recfair-widget="explore">'
+        return (f'{_STYLE % ()}<div class="recfair-explore" id="{self.uid}" data-recfair-widget="explore" '
+                f'data-rfx-start="{self.start_key}">'
                 f'<div class="rfx-controls">{controls}</div>{outputs}<script>{script}</script></div>')
 
 
@@ -357,17 +394,34 @@ def _live(func, names, controls):
     out = w.Output()
 
     def update(*_):
+        # Every figure the call opens is shown once (returned ones where they stand, left-open
+        # ones after them) and then closed, so moving a control never piles up open figures.
+        before = set(plt.get_fignums())
+        result = None
         out.clear_output(wait=True)
-        with out:
-            try:
-                result = func(**{n: b.value for n, b in zip(names, boxes)})
-            except (ValueError, TypeError) as exc:
-                print(f"⚠ {exc}")
-                return
+        try:
+            with out:
+                try:
+                    result = func(**{n: b.value for n, b in zip(names, boxes)})
+                except (ValueError, TypeError) as exc:
+                    print(f"⚠ {exc}")
+                    return
+                shown = set()
+                for obj in (result if isinstance(result, (list, tuple)) else [result]):
+                    if obj is not None:
+                        display(obj)
+                    if hasattr(obj, "savefig"):
+                        shown.add(id(obj))
+                for num in sorted(set(plt.get_fignums()) - before):
+                    fig = plt.figure(num)
+                    if id(fig) not in shown:
+                        display(fig)
+        finally:
+            for num in set(plt.get_fignums()) - before:
+                plt.close(num)
             for obj in (result if isinstance(result, (list, tuple)) else [result]):
-                if obj is not None:
-                    display(obj)
-            plt.show()
+                if hasattr(obj, "savefig"):        # a figure made before the call, returned by it
+                    plt.close(obj)
 
     for box in boxes:
         box.observe(update, names="value")

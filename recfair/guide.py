@@ -19,30 +19,37 @@ from .registry import ALL_MEASURES, PARTS, MeasureSpec
 
 __all__ = ["HAS", "WANTS", "KINDS", "recommend_measures", "chapter_doc", "measure_index"]
 
-#: What a run can provide beyond the top-k lists (which every run has).
+#: What a run can provide beyond the top-k lists (which every run has, except one given as
+#: per-user effectiveness values only).
 HAS = {
     "relevance": "relevance judgements: each user's relevant (test) items",
     "graded": "graded relevance: a grade per (user, item), not only relevant / not relevant",
     "ranking": "a full ranking or scores for every item, not only the top-k",
     "history": "each user's train/validation items (the split the recommender learnt from)",
+    "similarity": "a users x users similarity matrix (instead of computing it from the history)",
     "item_features": "item features (vectors that say which items are similar)",
-    "user_attributes": "user attributes (e.g. gender or age groups)",
+    "user_attributes": "user attributes, i.e. the users' groups (e.g. gender or age groups)",
+    "effectiveness": "only one effectiveness value per user (e.g. NDCG@10), no lists",
 }
 
 #: Properties a reader may require of a measure.
 WANTS = {
-    "realisable_range": "its fairest and most unfair recommendations reach the ends of its range",
+    "corrected": "where the thesis corrects a measure (an _ori/_our pair), only the corrected version",
+    "realisable_range": "its fairest and most unfair recommendations are proven to reach the ends of its range",
     "always_defined": "it has a value for every run but degenerate sizes (no users, k = n, one item)",
     "per_user": "it gives one value per user (to compare users or groups of users)",
 }
 
 #: The kinds of measure one can ask for, and the registry families of each.
 KINDS = {
-    "fairness": ("item_exposure", "joint"),
+    "fairness": ("item_exposure", "joint", "pareto", "users", "groups"),
+    "item fairness": ("item_exposure", "joint"),
     "exposure": ("item_exposure",),
     "relevance-aware": ("joint",),
     "joint evaluation": ("pareto",),
     "user fairness": ("users", "groups"),
+    "individual users": ("users",),
+    "user groups": ("groups",),
     "effectiveness": ("relevance",),
     "any": tuple(PARTS),
 }
@@ -51,10 +58,12 @@ KINDS = {
 FOLDERS = {"relevance": "foundations", "item_exposure": "item_exposure", "joint": "joint", "pareto": "pareto",
            "users": "users", "groups": "groups"}
 
-_KIND_TEXT = {"relevance": "effectiveness", "item_exposure": "exposure-based fairness",
-              "joint": "relevance-aware fairness", "pareto": "relevance and fairness jointly (Pareto frontier)",
+_KIND_TEXT = {"relevance": "effectiveness", "item_exposure": "exposure-based item fairness",
+              "joint": "relevance-aware item fairness", "pareto": "relevance and fairness jointly (Pareto frontier)",
               "users": "fairness to individual users", "groups": "fairness to user groups"}
 _I1 = [code for code, _ in FACTORS].index("I1")
+#: Inputs that make no sense for a run given as per-user effectiveness values only.
+_LIST_INPUTS = {"relevance", "graded", "ranking", "history", "item_features"}
 
 
 def _names(values, allowed: dict, what: str) -> set[str]:
@@ -83,14 +92,42 @@ def _undefined_cases(spec: MeasureSpec) -> list[str]:
     return [c for c in clauses if c and not c.startswith(_DEGENERATE)]
 
 
+def _corrected_version(spec: MeasureSpec) -> str | None:
+    """The name of the corrected (``_our``) version of an original measure, if the library has one."""
+    if spec.version != "original" or not spec.key.endswith("_ori"):
+        return None
+    name = spec.key[: -len("_ori")] + "_our"
+    return name if any(s.key == name for s in ALL_MEASURES) else None
+
+
+def _from_effectiveness(spec: MeasureSpec):
+    """The record's hook computing the measure from per-user effectiveness values, or None."""
+    return getattr(spec, "from_effectiveness", None) or getattr(spec, "from_scores", None)
+
+
+def _needs_similarity(spec: MeasureSpec) -> bool:
+    """Whether the measure weighs user pairs by a similarity that it computes from the history by default."""
+    return isinstance(spec.options.get("similarity"), str)
+
+
 def _realisable(spec: MeasureSpec, graded: bool) -> tuple[bool, str]:
-    """Whether the measure's ends are reachable, and the reason (Paper 3's I1 for joint measures)."""
+    """Whether the measure's ends are known to be reachable, and the reason true of that measure."""
     if spec.family == "relevance":
-        return False, "its reachable range depends on the data (no corrected version)"
+        return False, "its reachable range depends on the data (how many items each user finds relevant)"
     if spec.family == "pareto":
-        return False, "a distance to the data's own frontier: 0 is reachable, its largest value depends on the data"
-    if spec.version != "corrected":
-        return False, "its most fair or most unfair score is out of reach (use the corrected version)"
+        return False, ("a distance to the data's own Pareto frontier: 0 (on the frontier) is reachable, "
+                       "its largest value depends on the data")
+    corrected = _corrected_version(spec)
+    if corrected is not None:
+        return False, f"its most fair or most unfair score is out of reach; {corrected} is its corrected version"
+    if spec.family in ("users", "groups"):
+        return False, ("no achievable bounds are derived for it (the thesis gives none and it has no corrected "
+                       "version): its extremes depend on the users, their similarity or their groups")
+    if spec.version == "single":
+        if spec.guidelines is not None and spec.guidelines[_I1] == "no":
+            return False, "Paper 3: its fairest and unfairest recommendations miss the ends of its range (no corrected version exists)"
+        return False, ("no corrected version exists, and its achievable ends (derived in its chapter) "
+                       "do not cover its whole range")
     if spec.guidelines is not None:
         mark = spec.guidelines[_I1]
         if mark == "no":
@@ -114,6 +151,43 @@ def chapter_doc(name: str) -> str:
     return f"book/{FOLDERS[spec.family]}/{spec.chapter}"
 
 
+def _missing(spec: MeasureSpec, has: set[str]) -> list[str]:
+    """What the run lacks for this measure (readable phrases; empty if it has everything)."""
+    if "effectiveness" in has:
+        if _from_effectiveness(spec) is None:
+            return ["the top-k lists (it cannot be computed from per-user effectiveness values alone)"]
+        missing = []
+        if _needs_similarity(spec) and "similarity" not in has:
+            missing.append("a users x users similarity matrix")
+        if "user_attributes" in spec.needs and "user_attributes" not in has:
+            missing.append(_INPUT_TEXT["user_attributes"])
+        return missing
+    available = {"top_k"} | (has & {"item_features", "user_attributes", "history"})
+    if "relevance" in has:
+        available.add("relevant")
+    if "ranking" in has:
+        available |= {"ranking", "scores"}
+    missing = [_INPUT_TEXT.get(need, need) for need in spec.needs if need not in available]
+    if _needs_similarity(spec) and "history" not in spec.needs and not has & {"history", "similarity"}:
+        missing.append("each user's history or a users x users similarity matrix")
+    return missing
+
+
+def _uses(spec: MeasureSpec, has: set[str]) -> str:
+    if "effectiveness" in has:
+        extra = [_INPUT_TEXT[n] for n in ("user_attributes",) if n in spec.needs]
+        if _needs_similarity(spec):
+            extra.append("the similarity matrix")
+        return "from per-user effectiveness" + (" and " + " and ".join(extra) if extra else "")
+    if spec.needs == ("top_k",):
+        return "lists only"
+    used = [_INPUT_TEXT.get(n, n) for n in spec.needs if n != "top_k"]
+    if _needs_similarity(spec) and "history" not in spec.needs:
+        used.append("the similarity matrix" if "similarity" in has and "history" not in has
+                    else "each user's history (for the similarity)")
+    return "uses " + " and ".join(used)
+
+
 def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: bool = False) -> pd.DataFrame:
     """The measures that fit what a run has and what the reader wants, with the reasons.
 
@@ -122,13 +196,17 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
     has : list of str
         What the run provides besides the top-k lists (keys of :data:`HAS`). ``"graded"``
         implies ``"relevance"``: graded judgements then rule out the measures that take
-        binary relevance only.
+        binary relevance only. ``"effectiveness"`` describes a run given as one effectiveness
+        value per user and no lists (what :func:`recfair.evaluate_effectiveness` takes): only
+        the measures computed from those values fit, with ``"similarity"`` or
+        ``"user_attributes"`` where they weigh or group the users.
     wants : list of str
         Required properties (keys of :data:`WANTS`).
     kind : str
-        Which measures to consider (a key of :data:`KINDS`): ``"fairness"`` (item fairness,
-        Parts I and II), ``"exposure"``, ``"relevance-aware"``, ``"joint evaluation"`` (Part III),
-        ``"user fairness"`` (Parts IV-V), ``"effectiveness"`` or ``"any"``.
+        Which measures to consider (a key of :data:`KINDS`): ``"fairness"`` (Parts I-V),
+        ``"item fairness"`` (Parts I-II), ``"exposure"``, ``"relevance-aware"``,
+        ``"joint evaluation"`` (Part III), ``"user fairness"`` (Parts IV-V),
+        ``"individual users"``, ``"user groups"``, ``"effectiveness"`` or ``"any"``.
     explain : bool
         Also return the measures of that kind that do not fit, with the first reason why not.
 
@@ -145,13 +223,17 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
     >>> fit.index.tolist()
     ['Jain_our', 'QF_our', 'Ent_our', 'Gini_our', 'Gini-w_our', 'FSat_our']
     >>> fit.loc["Gini_our", "why"].split("; ")[:2]
-    ['exposure-based fairness', 'lists only']
+    ['exposure-based item fairness', 'lists only']
     >>> recommend_measures(kind="relevance-aware").empty
     True
+    >>> recommend_measures(has=["relevance", "history"], wants=["corrected"], kind="joint evaluation").index.tolist()
+    ['DPFR']
+    >>> recommend_measures(has=["effectiveness", "user_attributes"], kind="user groups").index[:3].tolist()
+    ['Min_group', 'Range_group', 'SD_group']
     >>> recommend_measures(has=["ranks"])
     Traceback (most recent call last):
     ...
-    ValueError: unknown inputs ['ranks']; choose from relevance, graded, ranking, history, item_features, user_attributes.
+    ValueError: unknown inputs ['ranks']; choose from relevance, graded, ranking, history, similarity, item_features, user_attributes, effectiveness.
     """
     has = _names(has, HAS, "inputs")
     wants = _names(wants, WANTS, "properties")
@@ -159,31 +241,36 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
         raise ValueError(f"kind must be one of {', '.join(KINDS)}; got {kind!r}.")
     if not isinstance(explain, bool):
         raise TypeError(f"explain must be True or False, got {type(explain).__name__}.")
+    if "effectiveness" in has and has & _LIST_INPUTS:
+        raise ValueError(f"'effectiveness' describes a run without lists (one value per user); it cannot be "
+                         f"combined with {sorted(has & _LIST_INPUTS)}. Leave it out when the run has top-k lists.")
     graded = "graded" in has
     if graded:
         has.add("relevance")
-    available = {"top_k"}
-    if "relevance" in has:
-        available.add("relevant")
-    if "ranking" in has:
-        available |= {"ranking", "scores"}
-    available |= has & {"item_features", "user_attributes", "history"}
 
     rows = []
     for spec in ALL_MEASURES:
         if spec.family not in KINDS[kind]:
             continue
-        why, why_not = [_KIND_TEXT[spec.family]], None
-        missing = [need for need in spec.needs if need not in available]
+        kind_text = _KIND_TEXT[spec.family]
+        if spec.family == "groups" and "user_attributes" not in spec.needs:
+            kind_text = "fairness to individual users (the Atkinson index that Part V decomposes)"
+        why, why_not = [kind_text], None
+        missing = _missing(spec, has)
         if missing:
-            why_not = "needs " + " and ".join(_INPUT_TEXT.get(need, need) for need in missing)
+            why_not = "needs " + " and ".join(missing)
         elif graded and "relevant" in spec.needs and not spec.graded:
             why_not = "takes binary relevance only (grades would have to be binarised)"
         else:
-            why.append("lists only" if spec.needs == ("top_k",)
-                       else "uses " + " and ".join(_INPUT_TEXT.get(n, n) for n in spec.needs if n != "top_k"))
+            why.append(_uses(spec, has))
             if graded and spec.graded:
                 why.append("uses the grades")
+        if why_not is None and "corrected" in wants:
+            corrected = _corrected_version(spec)
+            if corrected is not None:
+                why_not = f"superseded by {corrected}, its corrected version"
+            elif spec.version == "corrected" and spec.family in ("item_exposure", "joint"):
+                why.append("the thesis's corrected version")
         if why_not is None and "realisable_range" in wants:
             ok, reason = _realisable(spec, graded)
             why_not = None if ok else reason
@@ -213,12 +300,12 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
 
 _INPUT_TEXT = {"relevant": "relevance judgements", "ranking": "a full ranking (or scores)",
                "scores": "scores for every item", "item_features": "item features",
-               "user_attributes": "user attributes", "history": "each user's history",
+               "user_attributes": "user attributes (the users' groups)", "history": "each user's history",
                "rounds": "several rounds of recommendation"}
 
 
 def measure_index(link: str = "myst") -> pd.DataFrame:
-    """Every registered measure with its part, direction, range, inputs and chapter.
+    """Every registered measure with its name, direction, part, range, inputs and chapter.
 
     Parameters
     ----------
@@ -230,7 +317,7 @@ def measure_index(link: str = "myst") -> pd.DataFrame:
     --------
     >>> index = measure_index(link="name")
     >>> index.loc["Gini_our"].tolist()
-    ['↓', 'I', '[0, 1]', 'top_k', 'gini']
+    ['Gini index (corrected)', '↓', 'I', '[0, 1]', 'top_k', 'gini']
     >>> measure_index().loc["NDCG", "chapter"]
     '{ref}`data`'
     """
@@ -239,7 +326,7 @@ def measure_index(link: str = "myst") -> pd.DataFrame:
     rows = []
     for spec in ALL_MEASURES:
         chapter = f"{{ref}}`{spec.chapter}`" if link == "myst" else spec.chapter
-        rows.append({"measure": spec.key, "dir.": spec.direction, "part": PARTS[spec.family],
+        rows.append({"measure": spec.key, "name": spec.label, "dir.": spec.direction, "part": PARTS[spec.family],
                      "range": f"[{_fmt(spec.range[0])}, {_fmt(spec.range[1])}]",
                      "needs": ", ".join(spec.needs), "chapter": chapter})
     return pd.DataFrame(rows).set_index("measure")

@@ -66,11 +66,66 @@ def test_always_defined_and_per_user_follow_the_records():
     assert all(REGISTRY[k].per_user is not None for k in per_user.index)
 
 
+RUN_INPUTS = [name for name in HAS if name != "effectiveness"]
+
+
 def test_explain_returns_every_measure_of_the_kind_with_a_reason():
-    for kind, families in KINDS.items():
-        frame = recommend_measures(has=list(HAS), wants=list(WANTS), kind=kind, explain=True)
-        assert frame.index.tolist() == [k for k, s in REGISTRY.items() if s.family in families]
-        assert frame["why"].str.len().gt(0).all()
+    for has in (RUN_INPUTS, ["effectiveness", "similarity", "user_attributes"]):
+        for kind, families in KINDS.items():
+            frame = recommend_measures(has=has, wants=list(WANTS), kind=kind, explain=True)
+            assert frame.index.tolist() == [k for k, s in REGISTRY.items() if s.family in families]
+            assert frame["why"].str.len().gt(0).all()
+
+
+def test_every_registered_measure_can_be_recommended():
+    """The selector knows every part: each of the registry's measures fits some run."""
+    binary = set(recommend_measures(has=[n for n in RUN_INPUTS if n != "graded"], kind="any").index)
+    assert binary == set(REGISTRY)
+    assert {"fairness", "item fairness", "joint evaluation", "user fairness"} <= set(KINDS)
+    assert set(KINDS["any"]) == {s.family for s in REGISTRY.values()}
+
+
+def test_the_default_wants_keep_dpfr_and_drop_only_superseded_originals():
+    fit = recommend_measures(has=["relevance", "history", "ranking", "user_attributes"], wants=["corrected"],
+                             kind="fairness", explain=True)
+    assert fit.loc["DPFR", "fits"]
+    for name, row in fit.iterrows():
+        if not row["fits"]:
+            ours = name.replace("_ori", "_our")
+            assert name.endswith("_ori") and ours in REGISTRY, name
+            assert row["why"] == f"superseded by {ours}, its corrected version"
+
+
+def test_no_advice_names_a_corrected_version_that_does_not_exist():
+    frame = recommend_measures(has=RUN_INPUTS, wants=["realisable_range"], kind="any", explain=True)
+    for name, why in frame["why"].items():
+        if "corrected version" in why and "no corrected version" not in why:
+            ours = name.replace("_ori", "_our")
+            assert name.endswith("_ori") and ours in REGISTRY and REGISTRY[ours].version == "corrected", (name, why)
+    for name in ("PUF", "SD_ind", "Gini_ind", "UF", "Atk_ind", "VoCD", "Atk_group"):
+        assert "use the corrected" not in frame.loc[name, "why"]
+        assert not frame.loc[name, "fits"]
+
+
+def test_user_attributes_and_similarity_unlock_parts_four_and_five():
+    without = recommend_measures(has=["relevance"], kind="user fairness")
+    assert not {k for k, s in REGISTRY.items() if "user_attributes" in s.needs} & set(without.index)
+    assert "PUF" not in without.index        # its similarity needs the history or a matrix
+    with_groups = recommend_measures(has=["relevance", "user_attributes", "similarity"], kind="user fairness")
+    assert {"PUF", "Atk_group", "Atk_within", "Gini_group"} <= set(with_groups.index)
+    assert "UF" not in with_groups.index     # UF reads the history itself
+    assert "UF" in recommend_measures(has=["relevance", "history"], kind="individual users").index
+
+
+def test_effectiveness_only_gives_the_measures_computed_from_per_user_values():
+    def hook(spec):
+        return getattr(spec, "from_effectiveness", None) or getattr(spec, "from_scores", None)
+
+    fit = recommend_measures(has=["effectiveness", "similarity", "user_attributes"], kind="any")
+    assert set(fit.index) == {k for k, s in REGISTRY.items() if hook(s) is not None}
+    assert "PUF" not in recommend_measures(has=["effectiveness"], kind="any").index
+    with pytest.raises(ValueError, match="without lists"):
+        recommend_measures(has=["effectiveness", "relevance"])
 
 
 @pytest.mark.parametrize("kwargs, error", [

@@ -49,7 +49,7 @@ def test_part_iii_chapters_are_in_the_toc_after_part_ii():
     i = captions.index("Part III: Joint evaluation with the Pareto frontier (Paper 4)")
     assert captions[i - 1].startswith("Part II:")
     files = [c["file"] for c in toc["parts"][i]["chapters"]]
-    assert files == ["book/pareto/dpfr", "book/pareto/generation", "book/pareto/experiments"]
+    assert files == ["book/pareto/overview", "book/pareto/dpfr", "book/pareto/generation", "book/pareto/experiments"]
     labels = {"dpfr": "dpfr", "generation": "pareto-generation", "experiments": "pareto-experiments"}
     for name, label in labels.items():
         assert f"({label})=" in (ROOT / f"book/pareto/{name}.md").read_text(encoding="utf-8")

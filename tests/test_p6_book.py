@@ -78,7 +78,8 @@ def test_part5_chapters_are_last_numbered_part_and_define_the_registry_labels():
     assert captions[-1] == "Back matter"
     assert captions[-2].startswith("Part V:")
     files = [c["file"] for c in toc["parts"][-2]["chapters"]]
-    assert files == ["book/groups/user-groups", "book/groups/user-decomposition", "book/groups/experiments"]
+    assert files == ["book/groups/overview", "book/groups/user-groups", "book/groups/user-decomposition",
+                     "book/groups/experiments"]
     for name, spec in REGISTRY.items():
         if spec.family == "groups":
             text = (root / f"{chapter_doc(name)}.md").read_text(encoding="utf-8")

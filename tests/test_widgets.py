@@ -85,3 +85,47 @@ def test_bad_controls_and_grids_are_refused(static):
 def test_errors_of_the_function_are_shown_not_raised(static):
     view = widgets.explore(lambda lists: widgets.parse_lists(lists), lists=widgets.text("0 1\n2"))
     assert "every list needs the same length" in view._repr_html_()
+
+
+def test_live_explorers_close_every_figure_they_draw(monkeypatch):
+    """Moving a live control 30 times leaves no figure open (pyplot warns beyond 20)."""
+    import contextlib
+    import io
+    import warnings
+
+    import matplotlib.pyplot as plt
+
+    monkeypatch.delenv("RECFAIR_WIDGETS", raising=False)
+    plt.close("all")
+
+    def draw(n, extra):
+        fig, ax = plt.subplots()
+        ax.plot(range(n))
+        if extra:
+            plt.figure()                                  # a figure left open, not returned
+        return fig
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RuntimeWarning)
+        with contextlib.redirect_stdout(io.StringIO()):
+            box = widgets.explore(draw, n=widgets.slider([2, 3, 4]), extra=widgets.toggle(value=True))
+            slider = box.children[0].children[0]
+            for step in range(30):
+                slider.value = [2, 3, 4][step % 3]
+    assert plt.get_fignums() == []
+    for name in sorted(DEMOS):
+        with contextlib.redirect_stdout(io.StringIO()):
+            DEMOS[name]()
+        assert plt.get_fignums() == [], f"{name} leaves figures open"
+
+
+def test_static_explorers_close_their_figures_and_name_their_start(static):
+    import matplotlib.pyplot as plt
+
+    plt.close("all")
+    view = widgets.achievable_range(["Jain_ori"], n_users=10, n_items=50, k=5, k_max=10)
+    assert plt.get_fignums() == []
+    assert f'data-rfx-start="{view.start_key}"' in view._repr_html_()
+    assert len(repr(view)) < 200
+    live_only = widgets.toy_lists(["Jain_ori"], "0 1\n0 2", n_items=5)._repr_html_()
+    assert "window.initThebeSBT || window.initThebe" in live_only and ".thebe-launch-button" in live_only
