@@ -132,7 +132,8 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
     from matplotlib.patches import Rectangle
 
     if not isinstance(tau, pd.DataFrame):
-        raise TypeError("tau must be a DataFrame (measures x measures).")
+        raise TypeError("tau must be a square DataFrame (measures x measures) or a DataFrame block "
+                        "(rows x columns of measures).")
     if significant is not None and getattr(significant, "shape", None) != tau.shape:
         raise ValueError(f"significant must have tau's shape {tau.shape}.")
     tau = tau.astype(float)
