@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["set_book_style", "tau_heatmap", "plot_achievable_range", "plot_frontier", "stacked",
+__all__ = ["set_book_style", "format_float", "tau_heatmap", "plot_achievable_range", "plot_frontier", "stacked",
            "legend_below", "PALETTE", "TAU_CMAP", "PHONE_WIDTH"]
 
 #: The book's series colours, in order (``C0``, ``C1``, ... once :func:`set_book_style` ran): the
@@ -39,6 +39,11 @@ def set_book_style() -> None:
     >>> from matplotlib.colors import to_hex
     >>> [to_hex(c) for c in matplotlib.rcParams["axes.prop_cycle"].by_key()["color"][:2]]
     ['#0072b2', '#e69f00']
+    >>> pd.DataFrame({"x": [0.123456]})
+            x
+    0  0.1235
+    >>> for option in ("display.float_format", "styler.format.formatter", "display.max_colwidth"):
+    ...     pd.reset_option(option)
     """
     import matplotlib as mpl
     import seaborn as sns
@@ -46,6 +51,36 @@ def set_book_style() -> None:
     sns.set_theme(style="whitegrid", palette=PALETTE, context="notebook")
     mpl.rcParams.update({"figure.figsize": (PHONE_WIDTH, 3.8), "figure.dpi": 100, "savefig.bbox": "tight",
                          "legend.fontsize": 10})
+    # tables: four significant digits unless a chapter formats a table itself; whole cells, never "..."
+    pd.set_option("display.float_format", format_float)
+    pd.set_option("styler.format.formatter", format_float)
+    pd.set_option("display.max_colwidth", None)
+
+
+def format_float(value) -> str:
+    """The book's default text for a number in a table: four significant digits.
+
+    Numbers of 1000 or more get thousands separators and no decimals, numbers below
+    :math:`10^{-4}` scientific notation; anything that is not a float is shown as it is.
+    :func:`set_book_style` makes it pandas' default for DataFrames and Stylers, so that no
+    table prints the six unrounded decimals of pandas' default; a chapter that discusses more
+    (or fewer) digits formats its table itself.
+
+    Examples
+    --------
+    >>> [format_float(v) for v in (0.000970, 0.998564, 26.999172, 12345.6, 2.5e-6, 1.0, 3)]
+    ['0.00097', '0.9986', '27', '12,346', '2.50e-06', '1', '3']
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (float, np.floating)):
+        return str(value)
+    if not np.isfinite(value):
+        return str(float(value))
+    size = abs(value)
+    if size >= 1000:
+        return f"{value:,.0f}"
+    if 0 < size < 1e-4:
+        return f"{value:.2e}"
+    return f"{value:.4g}"
 
 
 def stacked(n_panels: int, *, width: float = PHONE_WIDTH, panel_height: float = 2.8, ncols: int = 1,

@@ -53,8 +53,22 @@ def test_the_colour_test_rejects_seaborns_colorblind_palette():
     assert min(_closest_pair(palette, m) for m in _CVD.values()) < 15
 
 
-def test_book_style_uses_the_palette_and_a_phone_width():
+@pytest.fixture
+def book_style():
     plotting.set_book_style()
+    yield
+    for option in ("display.float_format", "styler.format.formatter", "display.max_colwidth"):
+        pd.reset_option(option)
+
+
+def test_book_style_formats_table_floats_and_never_cuts_cells(book_style):
+    frame = pd.DataFrame({"x": [0.000970, 0.998564], "why": ["a long reason " * 10, "b"]})
+    html = frame.to_html() + frame.style.to_html()
+    assert "0.9986" in html and "0.998564" not in html and "0.00097" in html
+    assert "..." not in html and "…" not in html
+
+
+def test_book_style_uses_the_palette_and_a_phone_width(book_style):
     from matplotlib.colors import to_hex
 
     cycle = [to_hex(c) for c in matplotlib.rcParams["axes.prop_cycle"].by_key()["color"]]
