@@ -6,7 +6,7 @@ import numpy as np
 import pandas as pd
 
 __all__ = ["set_book_style", "format_float", "tau_heatmap", "plot_achievable_range", "plot_frontier", "stacked",
-           "legend_below", "PALETTE", "TAU_CMAP", "PHONE_WIDTH"]
+           "legend_below", "rows_with_legends", "PALETTE", "TAU_CMAP", "PHONE_WIDTH"]
 
 #: The book's series colours, in order (``C0``, ``C1``, ... once :func:`set_book_style` ran): the
 #: Okabe–Ito colours, ordered so that the first six (one per model of a study) differ in hue and
@@ -110,6 +110,40 @@ def stacked(n_panels: int, *, width: float = PHONE_WIDTH, panel_height: float = 
     for ax in axes[n_panels:]:
         ax.remove()
     return fig, axes[:n_panels]
+
+
+def rows_with_legends(nrows: int, ncols: int = 2, *, width: float = PHONE_WIDTH, panel_height: float = 2.4,
+                      legend_height: float = 0.8, sharex: bool = False):
+    """Panels in ``nrows`` rows of ``ncols``, each row followed by a strip for that row's legend.
+
+    For figures whose rows show different series (one legend per row): the legend goes in the
+    strip under its row, never over a curve, and the figure stays :data:`PHONE_WIDTH` wide.
+    Returns ``(fig, axes, strips)``: ``axes`` of shape ``(nrows, ncols)`` and one blank axes per
+    row; fill a strip with ``strip.legend(*axes[r, 0].get_legend_handles_labels(), loc="center")``.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, axes, strips = rows_with_legends(3)
+    >>> axes.shape, len(strips), strips[0].axison
+    ((3, 2), 3, False)
+    >>> plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+
+    if nrows < 1 or ncols < 1:
+        raise ValueError(f"need at least one row and one column, got {nrows} and {ncols}.")
+    fig = plt.figure(figsize=(width, nrows * (panel_height + legend_height)), layout="constrained")
+    grid = fig.add_gridspec(2 * nrows, ncols, height_ratios=[panel_height, legend_height] * nrows)
+    axes = np.empty((nrows, ncols), dtype=object)
+    for r in range(nrows):
+        for c in range(ncols):
+            share = axes[0, c] if (sharex and r > 0) else None
+            axes[r, c] = fig.add_subplot(grid[2 * r, c], sharex=share)
+    strips = [fig.add_subplot(grid[2 * r + 1, :]) for r in range(nrows)]
+    for strip in strips:
+        strip.axis("off")
+    return fig, axes, strips
 
 
 def legend_below(fig, ax=None, *, ncol: int = 3, **kwargs):
