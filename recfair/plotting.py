@@ -19,9 +19,9 @@ PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#000000",
 #: rankings), white for 0, red for τ = +1 (the same ranking).
 TAU_CMAP = "vlag"
 
-#: The widest figure (inches at 100 dpi) whose 11-point tick labels stay at least 9 px high
-#: when a 390 px phone shrinks the figure to its text column (about 360 px).
-PHONE_WIDTH = 6.0
+#: The widest figure (inches at 100 dpi) whose tick labels (12 pt in the book's style) stay at
+#: least 9 px high when a 390 px phone shrinks the figure to its output column (about 320 px).
+PHONE_WIDTH = 5.5
 
 
 def set_book_style() -> None:
@@ -48,9 +48,9 @@ def set_book_style() -> None:
     import matplotlib as mpl
     import seaborn as sns
 
-    sns.set_theme(style="whitegrid", palette=PALETTE, context="notebook")
-    mpl.rcParams.update({"figure.figsize": (PHONE_WIDTH, 3.8), "figure.dpi": 100, "savefig.bbox": "tight",
-                         "legend.fontsize": 10})
+    sns.set_theme(style="whitegrid", palette=PALETTE, context="notebook", font_scale=1.1)
+    mpl.rcParams.update({"figure.figsize": (PHONE_WIDTH, 3.6), "figure.dpi": 100, "savefig.bbox": "tight",
+                         "legend.fontsize": 11})
     # tables: four significant digits unless a chapter formats a table itself; whole cells, never "..."
     pd.set_option("display.float_format", format_float)
     pd.set_option("styler.format.formatter", format_float)
