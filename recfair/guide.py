@@ -102,7 +102,7 @@ def _corrected_version(spec: MeasureSpec) -> str | None:
 
 def _from_effectiveness(spec: MeasureSpec):
     """The record's hook computing the measure from per-user effectiveness values, or None."""
-    return getattr(spec, "from_effectiveness", None) or getattr(spec, "from_scores", None)
+    return spec.from_effectiveness
 
 
 def _needs_similarity(spec: MeasureSpec) -> bool:

@@ -5,31 +5,182 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["set_book_style", "tau_heatmap", "plot_achievable_range"]
+__all__ = ["set_book_style", "format_float", "tau_heatmap", "plot_achievable_range", "plot_frontier", "stacked",
+           "legend_below", "rows_with_legends", "PALETTE", "TAU_CMAP", "PHONE_WIDTH"]
+
+#: The book's series colours, in order (``C0``, ``C1``, ... once :func:`set_book_style` ran): the
+#: Okabe–Ito colours, ordered so that the first six (one per model of a study) differ in hue and
+#: lightness for every common colour-vision deficiency (seaborn's "colorblind" palette puts three
+#: oranges and browns among its first six), then the rest of the set and a dark red.
+PALETTE = ["#0072B2", "#E69F00", "#009E73", "#CC79A7", "#56B4E9", "#000000",
+           "#D55E00", "#999999", "#F0E442", "#882255"]
+
+#: The colour map of every Kendall τ heatmap in the book: diverging, blue for τ = −1 (opposite
+#: rankings), white for 0, red for τ = +1 (the same ranking).
+TAU_CMAP = "vlag"
+
+#: The widest figure (inches at 100 dpi) whose tick labels (12 pt in the book's style) stay at
+#: least 9 px high when a 390 px phone shrinks the figure to its output column (about 320 px).
+PHONE_WIDTH = 5.5
 
 
 def set_book_style() -> None:
-    """One seaborn theme, a colour-blind palette and one figure size for every chapter.
+    """One seaborn theme, the colour-blind-safe :data:`PALETTE` and one figure size for every chapter.
+
+    The default figure is :data:`PHONE_WIDTH` inches wide, so that its text stays legible when a
+    phone shrinks it to the column; multi-panel figures stack their panels (:func:`stacked`).
 
     Examples
     --------
     >>> set_book_style()
     >>> import matplotlib
-    >>> matplotlib.rcParams["figure.figsize"][0] > 0
+    >>> matplotlib.rcParams["figure.figsize"][0] <= PHONE_WIDTH
     True
+    >>> from matplotlib.colors import to_hex
+    >>> [to_hex(c) for c in matplotlib.rcParams["axes.prop_cycle"].by_key()["color"][:2]]
+    ['#0072b2', '#e69f00']
+    >>> pd.DataFrame({"x": [0.123456]})
+            x
+    0  0.1235
+    >>> for option in ("display.float_format", "styler.format.formatter", "display.max_colwidth"):
+    ...     pd.reset_option(option)
     """
     import matplotlib as mpl
     import seaborn as sns
 
-    sns.set_theme(style="whitegrid", palette="colorblind", context="notebook")
-    mpl.rcParams.update({"figure.figsize": (7.0, 4.0), "figure.dpi": 100, "savefig.bbox": "tight"})
+    sns.set_theme(style="whitegrid", palette=PALETTE, context="notebook", font_scale=1.1)
+    mpl.rcParams.update({"figure.figsize": (PHONE_WIDTH, 3.6), "figure.dpi": 100, "savefig.bbox": "tight",
+                         "legend.fontsize": 11})
+    # tables: four significant digits unless a chapter formats a table itself; whole cells, never "..."
+    pd.set_option("display.float_format", format_float)
+    pd.set_option("styler.format.formatter", format_float)
+    pd.set_option("display.max_colwidth", None)
+
+
+def format_float(value) -> str:
+    """The book's default text for a number in a table: four significant digits.
+
+    Numbers of 1000 or more get thousands separators and no decimals, numbers below
+    :math:`10^{-4}` scientific notation; anything that is not a float is shown as it is.
+    :func:`set_book_style` makes it pandas' default for DataFrames and Stylers, so that no
+    table prints the six unrounded decimals of pandas' default; a chapter that discusses more
+    (or fewer) digits formats its table itself.
+
+    Examples
+    --------
+    >>> [format_float(v) for v in (0.000970, 0.998564, 26.999172, 12345.6, 2.5e-6, 1.0, 3)]
+    ['0.00097', '0.9986', '27', '12,346', '2.50e-06', '1', '3']
+    """
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (float, np.floating)):
+        return str(value)
+    if not np.isfinite(value):
+        return str(float(value))
+    size = abs(value)
+    if size >= 1000:
+        return f"{value:,.0f}"
+    if 0 < size < 1e-4:
+        return f"{value:.2e}"
+    return f"{value:.4g}"
+
+
+def stacked(n_panels: int, *, width: float = PHONE_WIDTH, panel_height: float = 2.8, ncols: int = 1,
+            sharex: bool = False, sharey: bool = False):
+    """A figure whose panels are stacked (``ncols`` per row, one by default): ``(fig, axes)``.
+
+    The book's layout for multi-panel figures: stacked panels keep a figure :data:`PHONE_WIDTH`
+    wide, so it is not shrunk below legibility on a phone, and read top to bottom on a desktop.
+    ``axes`` is a flat array of ``n_panels`` axes (extra cells of the last row are removed).
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, axes = stacked(3, ncols=2)
+    >>> len(axes), bool(fig.get_figwidth() <= PHONE_WIDTH)
+    (3, True)
+    >>> plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+
+    if n_panels < 1 or ncols < 1:
+        raise ValueError(f"need at least one panel and one column, got {n_panels} and {ncols}.")
+    nrows = -(-n_panels // ncols)
+    fig, axes = plt.subplots(nrows, ncols, figsize=(width, panel_height * nrows), squeeze=False,
+                             sharex=sharex, sharey=sharey)
+    axes = axes.ravel()
+    for ax in axes[n_panels:]:
+        ax.remove()
+    return fig, axes[:n_panels]
+
+
+def rows_with_legends(nrows: int, ncols: int = 2, *, width: float = PHONE_WIDTH, panel_height: float = 2.4,
+                      legend_height: float = 0.8, sharex: bool = False):
+    """Panels in ``nrows`` rows of ``ncols``, each row followed by a strip for that row's legend.
+
+    For figures whose rows show different series (one legend per row): the legend goes in the
+    strip under its row, never over a curve, and the figure stays :data:`PHONE_WIDTH` wide.
+    Returns ``(fig, axes, strips)``: ``axes`` of shape ``(nrows, ncols)`` and one blank axes per
+    row; fill a strip with ``strip.legend(*axes[r, 0].get_legend_handles_labels(), loc="center")``.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, axes, strips = rows_with_legends(3)
+    >>> axes.shape, len(strips), strips[0].axison
+    ((3, 2), 3, False)
+    >>> plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+
+    if nrows < 1 or ncols < 1:
+        raise ValueError(f"need at least one row and one column, got {nrows} and {ncols}.")
+    fig = plt.figure(figsize=(width, nrows * (panel_height + legend_height)), layout="constrained")
+    grid = fig.add_gridspec(2 * nrows, ncols, height_ratios=[panel_height, legend_height] * nrows)
+    axes = np.empty((nrows, ncols), dtype=object)
+    for r in range(nrows):
+        for c in range(ncols):
+            share = axes[0, c] if (sharex and r > 0) else None
+            axes[r, c] = fig.add_subplot(grid[2 * r, c], sharex=share)
+    strips = [fig.add_subplot(grid[2 * r + 1, :]) for r in range(nrows)]
+    for strip in strips:
+        strip.axis("off")
+    return fig, axes, strips
+
+
+def legend_below(fig, ax=None, *, ncol: int = 3, **kwargs):
+    """One legend for the whole figure, centred below its panels (never over a curve); returns it.
+
+    The handles come from ``ax`` (default: the first axes that has labelled artists). Call it
+    after ``fig.tight_layout()``; the legend sits under the figure and ``savefig.bbox="tight"``
+    makes room for it.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> fig, axes = stacked(2)
+    >>> _ = axes[0].plot([0, 1], [0, 1], label="a")
+    >>> legend_below(fig).get_texts()[0].get_text()
+    'a'
+    >>> plt.close(fig)
+    """
+    axes = [ax] if ax is not None else [a for a in fig.axes if a.get_legend_handles_labels()[0]]
+    if not axes:
+        raise ValueError("no labelled artists to put in a legend.")
+    handles, labels = axes[0].get_legend_handles_labels()
+    for a in fig.axes:
+        if a.get_legend() is not None:
+            a.get_legend().remove()
+    return fig.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, 0.0), ncol=ncol,
+                      frameon=False, **kwargs)
 
 
 def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, ax=None, title=None,
                 annot_fmt: str = ".2f", vmin: float = -1.0, vmax: float = 1.0, fontsize: float = 8.5):
-    """Heatmap of a Kendall τ matrix (lower triangle); non-significant pairs are hatched.
+    """Heatmap of a Kendall τ matrix; non-significant pairs are hatched.
 
-    Each cell is labelled with its τ in ``annot_fmt`` without the leading zero (``.87``,
+    A square matrix of measures against themselves shows its lower triangle; any other matrix
+    (e.g. group measures against individual ones) is shown whole. Every τ heatmap of the book is
+    drawn here, in :data:`TAU_CMAP` (blue −1, white 0, red +1), with white cell borders and no
+    grid lines over the numbers. Each cell is labelled with its τ in ``annot_fmt`` without the leading zero (``.87``,
     ``−.47``; exact agreement shows as ``1``), so that labels stay legible when a matrix of
     some twenty measures is shrunk to a page's width; a pair that is not significant
     (``significant`` False) is hatched and its label greyed. Returns the matplotlib ``Axes``.
@@ -49,13 +200,16 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
     import seaborn as sns
     from matplotlib.patches import Rectangle
 
-    if not isinstance(tau, pd.DataFrame) or tau.shape[0] != tau.shape[1]:
-        raise TypeError("tau must be a square DataFrame (measures x measures).")
+    if not isinstance(tau, pd.DataFrame):
+        raise TypeError("tau must be a square DataFrame (measures x measures) or a DataFrame block "
+                        "(rows x columns of measures).")
     if significant is not None and getattr(significant, "shape", None) != tau.shape:
         raise ValueError(f"significant must have tau's shape {tau.shape}.")
+    tau = tau.astype(float)
+    square = tau.shape[0] == tau.shape[1] and list(tau.index) == list(tau.columns)
     if ax is None:
-        size = 0.40 * len(tau) + 1.0
-        _, ax = plt.subplots(figsize=(size + 0.8, size))
+        rows, cols = tau.shape
+        _, ax = plt.subplots(figsize=(0.40 * cols + 1.8, 0.40 * rows + 1.0))
 
     def label(v):
         if np.isnan(v):
@@ -64,22 +218,27 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
             return "1" if v > 0 else "−1"
         return format(v, annot_fmt).replace("0.", ".", 1).replace("-", "−")
 
-    d = len(tau)
-    mask = np.triu(np.ones(tau.shape, dtype=bool), k=1)
+    rows, cols = tau.shape
+    mask = np.triu(np.ones(tau.shape, dtype=bool), k=1) if square else np.zeros(tau.shape, dtype=bool)
     labels = tau.map(label).to_numpy()
+    diagonal = np.eye(rows, dtype=bool) if square else np.zeros(tau.shape, dtype=bool)
     plain = np.ones(tau.shape, dtype=bool) if significant is None else (
-        np.asarray(significant, dtype=bool) | np.eye(d, dtype=bool))
-    sns.heatmap(tau, mask=mask, annot=labels, fmt="", cmap="vlag", vmin=vmin, vmax=vmax,
-                square=True, linewidths=0.5, cbar_kws={"label": "Kendall τ-b", "shrink": 0.5},
+        np.asarray(significant, dtype=bool) | diagonal)
+    sns.heatmap(tau, mask=mask, annot=labels, fmt="", cmap=TAU_CMAP, vmin=vmin, vmax=vmax,
+                square=True, linewidths=0.5, linecolor="white",
+                cbar_kws={"label": "Kendall τ-b", "shrink": 0.5},
                 annot_kws={"size": fontsize}, ax=ax)
     ax.grid(False)
-    # seaborn writes one text per unmasked cell, row by row
-    cells = [(r, c) for r in range(d) for c in range(d) if not mask[r, c]]
+    # seaborn writes one text per unmasked cell, row by row (an empty label for NaN)
+    missing = tau.isna().to_numpy()
+    cells = [(r, c) for r in range(rows) for c in range(cols) if not (mask[r, c] or missing[r, c])]
     for (r, c), text in zip(cells, ax.texts):
         if not plain[r, c]:
             text.set_color("0.25")
             ax.add_patch(Rectangle((c, r), 1, 1, fill=False, hatch="//", edgecolor="0.7",
                                    linewidth=0))
+    for r, c in zip(*np.nonzero(missing & ~mask)):      # undefined τ (a constant measure): a dash
+        ax.text(c + 0.5, r + 0.5, "–", ha="center", va="center", fontsize=fontsize, color="0.4")
     ax.set(xlabel="", ylabel="")
     ax.tick_params(length=0)
     if title:
@@ -313,3 +472,37 @@ def plot_per_user(axes, per_user: dict, keys, *, bins: int = 30):
         ax.set(xlabel=f"{key} per user ({REGISTRY[key].direction})", ylabel="users")
         ax.legend(fontsize="small")
     return axes
+
+
+def plot_frontier(ax, table: pd.DataFrame, rel: str, fair: str, *, runs: pd.DataFrame | None = None,
+                  alpha: float = 0.5, title=None):
+    """Draw the Pareto frontier of (``rel``, ``fair``), its reference point and optional runs; return ``ax``.
+
+    ``table`` is a frontier sequence (:func:`recfair.pareto.oracle2fair`); the frontier comes
+    from :func:`recfair.pareto.frontier` and the star marks :func:`recfair.pareto.reference_point`
+    at ``alpha``. ``runs`` (one row per run, columns ``rel`` and ``fair``) are drawn as dots.
+    Axis labels name the measures without the ``_our`` suffix. No show.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> t = pd.DataFrame({"P": [1.0, 0.5, 0.0], "Jain_our": [0.0, 0.5, 1.0]})
+    >>> fig, ax = plt.subplots()
+    >>> plot_frontier(ax, t, "P", "Jain_our").get_ylabel()
+    'Jain'
+    >>> plt.close(fig)
+    """
+    from .pareto import frontier, reference_point
+
+    front = frontier(table, rel, fair)
+    ax.plot(front[rel], front[fair], color="0.3", lw=2, label="frontier")
+    star = reference_point(table, rel, fair, alpha=alpha)
+    ax.plot(*star, marker="*", color=PALETTE[6], ms=13, ls="none",
+            label="midpoint" if alpha == 0.5 else f"reference point (α = {alpha:g})")
+    if runs is not None:
+        ax.scatter(runs[rel], runs[fair], s=16, color=PALETTE[0], label="runs", zorder=3)
+    k = table.attrs.get("k")
+    ax.set(xlabel=f"{rel}@{k}" if k else rel, ylabel=fair.removesuffix("_our"))
+    if title:
+        ax.set_title(title)
+    return ax

@@ -64,7 +64,9 @@ def achievable_range(names, *, n_users: int = 20, n_items: int = 100, k: int = 5
         get(name)
 
     def draw(m, n, k):
-        fig, axes = _figure(4.2 * len(names), 3.2, len(names))
+        from .plotting import stacked
+
+        fig, axes = stacked(len(names), panel_height=2.8)      # stacked: legible on a phone
         for ax, name in zip(axes, names):
             plot_achievable_range(ax, name, n_users=m, n_items=n, k_max=min(k_max, n), highlight_k=min(k, n))
         fig.tight_layout()

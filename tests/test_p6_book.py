@@ -84,3 +84,28 @@ def test_part5_chapters_are_last_numbered_part_and_define_the_registry_labels():
         if spec.family == "groups":
             text = (root / f"{chapter_doc(name)}.md").read_text(encoding="utf-8")
             assert f"({spec.chapter})=" in text
+
+
+def _page(name: str) -> str:
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parents[1] / "book" / "groups" / f"{name}.md"
+    return " ".join(path.read_text(encoding="utf-8").split())
+
+
+def test_findings_table_holds_only_statements_of_the_thesis():
+    text = _page("experiments")
+    findings = text.split("findings = [")[1].split("findings_table(findings)")[0]
+    assert "GCE explodes" not in findings          # the thesis's text never states it
+    assert "not a statement of the thesis" in text
+
+
+def test_deviations_from_the_thesis_text_are_named_and_measured():
+    text = _page("experiments")
+    assert "levels 4 and 5" in text and "$\\le t$" in text and "$t = 5$" in text
+    assert '"min_user_train": 6' in text and '"threshold": 4' in text
+
+
+def test_part5_tau_heatmap_uses_the_book_convention():
+    text = _page("experiments")
+    assert "tau_heatmap(agreement" in text and "imshow" not in text

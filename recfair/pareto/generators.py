@@ -489,7 +489,10 @@ def oracle2fair(history, relevant, *, n_items: int, k: int, points: int | None =
     * Fix 1 (Oracle, batch bookkeeping): users with more than ``k`` relevant items are served in
       ascending order of the exposure their relevant items have before their batch (Alg. 1 L8), but
       each takes the ``k`` relevant items that are least exposed *when it is served*, so two users
-      of one batch never both count the same item as unexposed.
+      of one batch never both count the same item as unexposed. This deviates from the published
+      code, which does it the literal way (the "taken" items from the counts before the batch, the
+      whole batch's fresh items added to the counts before anyone is served); on such a batch its
+      Oracle leaves relevant items unexposed that recfair's exposes.
     * Fix 2 (Alg. 1 L19): ``rec[u] <- |R*_u|`` means the relevant items themselves, on top.
     * Fix 3 (Alg. 1 L22-29): filling stops at ``k`` items and skips items in the user's history;
       when no unexposed item is admissible the loop ends instead of never halting.
@@ -505,8 +508,9 @@ def oracle2fair(history, relevant, *, n_items: int, k: int, points: int | None =
       count; if none exists the walk stops with a :class:`FrontierWarning` (the published code raises
       ``IndexError``; the thesis notes Alg. 2 "might not halt").
     * After each replacement the list is stably re-partitioned, hits first (Alg. 2 L18).
-    * Estimated frontier: exactly ``p`` points including the fairest end (the published schedule can
-      overshoot ``p`` or stop before the end, as the thesis's Section 7 analysis notes).
+    * Estimated frontier: exactly ``p`` points including the fairest end (the published code's
+      schedule, every ``numRep // (p - 1)`` replacements, can overshoot ``p`` or stop before the end,
+      because the true number of replacements can exceed ``numRep``).
 
     Examples
     --------
