@@ -17,7 +17,7 @@ solution computed, instead of checking it.
 
 >>> from recfair.exercises import normalise
 >>> normalise("set", "", {3, 1, 2})
-'[1,2,3]'
+'["1","2","3"]'
 >>> normalise("number", "2", 0.12345)
 '0.12'
 """

@@ -31,6 +31,7 @@ COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds"}
 PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users")
 SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",
             "recfair.widgets", "recfair._interactive", "recfair.thesis", "recfair.guide"}
+SERVICES |= {"recfair.exercises"}  # the classroom notebooks' self-checks
 
 
 def _module_name(path: Path) -> str:
