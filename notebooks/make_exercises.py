@@ -781,6 +781,95 @@ def stale(book: Book | None = None) -> list[Path]:
 
 
 # ------------------------------------------------------------------------------------------------
+# the course page (book/start/teaching.md) and the launch links
+# ------------------------------------------------------------------------------------------------
+def launch_links(config: dict, edition: str, slug: str) -> dict[str, str]:
+    """Where a notebook opens: Binder (JupyterLab), Colab and GitHub."""
+    path = f"notebooks/{edition}/{slug}.ipynb"
+    owner, name, branch = config["owner"], config["name"], config["branch"]
+    return {
+        "Binder": f"https://mybinder.org/v2/gh/{owner}/{name}/{branch}?urlpath=lab/tree/{path}",
+        "Colab": f"https://colab.research.google.com/github/{owner}/{name}/blob/{branch}/{path}",
+        "GitHub": f"{config['repository']}/blob/{branch}/{path}",
+    }
+
+
+def reading_minutes(chapter: Chapter) -> int:
+    """A chapter's reading and running time: 130 words a minute of prose, a minute per code cell."""
+    words = sum(len(item.split()) for item in chapter.body if isinstance(item, str))
+    cells = sum(isinstance(item, Code) for item in chapter.body)
+    return int(5 * round((words / 130 + cells) / 5)) or 5
+
+
+def course_parts(book: Book) -> list[dict]:
+    """One row per part: its chapters, exercises, estimated times and notebooks."""
+    rows = []
+    for part in book.parts:
+        chapters = [book.chapters[f] for f in part.files if f in book.chapters]
+        exercises = [(c, e) for c in chapters for e in c.exercises]
+        rows.append({
+            "part": part, "chapters": chapters,
+            "n_exercises": len(exercises), "n_checked": sum(e.kind != "open" for _, e in exercises),
+            "exercise_minutes": sum(minutes(e) for _, e in exercises),
+            "reading_minutes": sum(reading_minutes(c) for c in chapters),
+            "exercises": [{"label": e.label, "chapter": c.title, "url": book.url(c.file, e.label),
+                           "check": "self-check" if e.kind != "open" else "open", "minutes": minutes(e)}
+                          for c, e in exercises],
+            "has_notebook": bool(exercises),
+        })
+    return rows
+
+
+def _partition(costs: list[int], groups: int) -> list[list[int]]:
+    """Split indices 0..len-1, in order, into at most ``groups`` runs of balanced total cost."""
+    n = len(costs)
+    groups = min(groups, n)
+    prefix = [0]
+    for c in costs:
+        prefix.append(prefix[-1] + c)
+    inf = float("inf")
+    best = [[inf] * (n + 1) for _ in range(groups + 1)]
+    cut = [[0] * (n + 1) for _ in range(groups + 1)]
+    best[0][0] = 0
+    for g in range(1, groups + 1):
+        for i in range(1, n + 1):
+            for j in range(g - 1, i):
+                load = max(best[g - 1][j], prefix[i] - prefix[j])
+                if load < best[g][i]:
+                    best[g][i], cut[g][i] = load, j
+    out, i = [], n
+    for g in range(groups, 0, -1):
+        j = cut[g][i]
+        out.append(list(range(j, i)))
+        i = j
+    return [run for run in reversed(out) if run]
+
+
+def course_plan(book: Book, sessions: int) -> list[dict]:
+    """Chapters in the book's order split into ``sessions`` sessions of balanced time; each session
+    lists its chapters, the exercises to assign, and the part notebooks finished by it."""
+    items = [(part, book.chapters[f]) for part in book.parts for f in part.files if f in book.chapters]
+    costs = [reading_minutes(c) + sum(minutes(e) for e in c.exercises) for _, c in items]
+    plan = []
+    for run in _partition(costs, sessions):
+        chosen = [items[i] for i in run]
+        finished = [part for part in dict.fromkeys(p.slug for p, _ in chosen)
+                    if items[run[-1]][0].slug != part or run[-1] + 1 == len(items)
+                    or items[run[-1] + 1][0].slug != part]
+        plan.append({
+            "chapters": [c for _, c in chosen],
+            "parts": list(dict.fromkeys(p.slug for p, _ in chosen)),
+            "reading_minutes": sum(reading_minutes(c) for _, c in chosen),
+            "exercise_minutes": sum(minutes(e) for _, c in chosen for e in c.exercises),
+            "labels": [e.label for _, c in chosen for e in c.exercises],
+            "notebooks_done": [slug for slug in finished
+                               if any(p.slug == slug and book.chapters[f].exercises for p in book.parts
+                                      for f in p.files if f in book.chapters)],
+        })
+    return plan
+
+
+# ------------------------------------------------------------------------------------------------
 # the answer store: execute the instructor notebooks, record each check's answer
 # ------------------------------------------------------------------------------------------------
 def execute(path: Path, env: dict | None = None, timeout: int = 1800) -> nbformat.NotebookNode:

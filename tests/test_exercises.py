@@ -92,6 +92,19 @@ def test_notebooks_open_with_the_install_cell_and_the_chapters_to_read(book):
     assert f"git+{repository}@" in install and 'find_spec("recfair")' in install
 
 
+def test_launch_links_in_readme_and_how_to_use_match_the_configuration(book):
+    """Binder and Colab links of every student notebook, from _config.yml's repository."""
+    readme = (ROOT / "README.md").read_text()
+    how_to = (ROOT / "book" / "start" / "how-to-use.md").read_text()
+    for part in book.parts:
+        links = gen.launch_links(book.config, "exercises", part.slug)
+        for name in ("Binder", "Colab"):
+            assert f"]({links[name]})" in readme, (part.slug, name)
+            assert f"]({links[name]})" in how_to, (part.slug, name)
+    toc = (ROOT / "_toc.yml").read_text()
+    assert "file: book/start/teaching" in toc
+
+
 def test_a_changed_exercise_changes_the_notebook(tmp_path, book):
     """One source: editing an exercise's text in a chapter changes the generated notebook."""
     chapter = book.chapters["book/item_exposure/jain"]
