@@ -674,12 +674,13 @@ def build_notebook(book: Book, part: Part, solutions: bool) -> nbformat.Notebook
     edition = "instructor edition, with worked solutions" if solutions else "exercises"
     other = ("the student edition without solutions is `notebooks/exercises/" if solutions
              else "the instructor edition with worked solutions is `notebooks/solutions/") + f"{part.slug}.ipynb`"
-    colab = f"https://colab.research.google.com/github/{config['owner']}/{config['name']}/blob/{config['branch']}/notebooks/{'solutions' if solutions else 'exercises'}/{part.slug}.ipynb"
+    launch = launch_links(config, "solutions" if solutions else "exercises", part.slug)
     head = [f"# {part.title} — {edition}", ""]
     head.append(f"This notebook collects the {n_ex} exercises of **{part.title}** of the book "
                 f"*[{config['title']}]({config['book']})*, in the order of its chapters; "
-                f"{n_checked} of them have an answer that the notebook checks, the others are open questions. "
-                f"It is generated from the chapters by `notebooks/make_exercises.py`: do not edit it by hand ({other}).")
+                + (("all of them have" if n_checked == n_ex else f"{n_checked} of them have") + " an answer that the notebook checks"
+                   + (f", {n_ex - n_checked} are open questions. " if n_checked < n_ex else ". "))
+                + f"It is generated from the chapters by `notebooks/make_exercises.py`: do not edit it by hand ({other}).")
     head += ["", "**What it covers**", ""]
     for chapter in chapters:
         goals = "; ".join(o.rstrip(";.") for o in chapter.objectives[:2])
@@ -693,7 +694,7 @@ def build_notebook(book: Book, part: Part, solutions: bool) -> nbformat.Notebook
              "the check: it says *right* or *not yet* and, when not yet, gives a hint from the chapter. "
              "Nothing of the solution is stored in this notebook or in the check."
              if not solutions else
-             "", f"[Open in Colab]({colab})"]
+             "", f"Open this notebook in [Binder]({launch['Binder']}) or [Colab]({launch['Colab']})."]
     w.md("\n".join(line for line in head))
     w.code(install_cell(config))
     for chapter in chapters:
@@ -730,13 +731,13 @@ def build_notebook(book: Book, part: Part, solutions: bool) -> nbformat.Notebook
                 if not any(isinstance(p, str) for p in ex.solution[:1]) and ex.solution:
                     pass
                 if self_check:
-                    w.code(f"answer = {answer_expression(ex)}\nrecfair.exercises.check({ex.label!r}, answer)")
+                    w.code(f"answer = {answer_expression(ex)}\nrecfair.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
                     w.md(_open_note(book, chapter, ex))
             else:
                 w.code("# your work here\n")
                 if self_check:
-                    w.code(f"answer = None  # replace None by your answer\nrecfair.exercises.check({ex.label!r}, answer)")
+                    w.code(f"answer = None  # replace None by your answer\nrecfair.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
                     w.md(_open_note(book, chapter, ex))
     return w.notebook()

@@ -145,6 +145,20 @@ def test_store_covers_every_exercise_and_holds_no_answer_in_clear(book, store):
     assert sum(e["kind"] != "open" for e in store.values()) >= 40
 
 
+def test_store_agrees_with_the_chapters_markers(book, store):
+    """Kind, options and hint of every check come from the chapter as it is now (the digest is
+    checked by running the instructor notebooks below)."""
+    for chapter in book.chapters.values():
+        for e in chapter.exercises:
+            entry = store[e.label]
+            assert entry["kind"] == e.kind, e.label
+            assert entry["chapter"] == chapter.title, e.label
+            if e.kind != "open":
+                options = (e.marks["check"].split(None, 1) + [""])[1]
+                assert entry["options"] == options, e.label
+                assert entry["hint"] == book.markdown(e.marks.get("hint", "").strip(), chapter.file), e.label
+
+
 def test_every_checkable_exercise_has_a_computed_answer(book):
     for chapter in book.chapters.values():
         for e in chapter.exercises:
