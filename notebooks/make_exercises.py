@@ -15,16 +15,18 @@ The chapter code an exercise builds on (toy data, loaded runs, helper functions)
 slice over the chapter's code: the top-level statements that define or change a name the solutions use,
 and, transitively, what those statements use.
 
-A solution block marks a checkable answer with MyST comments (invisible on the page), e.g.::
+Every solution block says how its answer is checked, with MyST comments (invisible on the page), e.g.::
 
     % check: number 3
-    % answer: rf.jain_index(example, n_items=10)
-    % hint: Place the example between the achievable ends of its (m, n, k).
+    % ask: the corrected Jain index of the example
+    % answer: rf.jain_index_corrected(example, n_items=10)
+    % hint: The corrected index maps the most unfair achievable score to 0 and the most fair to 1.
 
-``check`` is one of ``number [decimals]``, ``numbers [decimals]``, ``integer``, ``set``, ``list``,
-``choice a | b | c``, ``yes/no``, ``text`` or ``open`` (no automatic check; ``% see: <label>`` names the
-section that discusses it). ``answer`` is a Python expression evaluated after the solution's code;
-``LAST`` in it stands for the last expression of the solution's last code cell (the default answer).
+``check`` (required) is one of ``number [decimals]``, ``numbers [decimals]``, ``integer``, ``set``,
+``list``, ``choice a | b | c``, ``yes/no``, ``text`` or ``open`` (no automatic check; ``% see: <label>``
+names the section that discusses it). ``ask`` says what the student's ``answer`` holds; ``answer`` is a
+Python expression evaluated after the solution's code (``LAST`` in it stands for the last expression of
+the solution's last code cell, the default); ``hint`` is shown on a wrong answer.
 
 Usage, from the repository root::
 
@@ -41,7 +43,6 @@ import hashlib
 import json
 import os
 import re
-import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass, field
@@ -235,6 +236,9 @@ def read_chapter(file: str, root: Path = ROOT) -> Chapter:
             body.append(item)
         i += 1
     for ex in exercises:
+        if "check" not in ex.marks:
+            raise ValueError(f"{path}: exercise {ex.label}: its solution needs a `% check:` line "
+                             f"(one of {', '.join(KINDS)}; `% check: open` when the answer cannot be checked)")
         kind = ex.kind
         if kind == "open" and ex.marks.get("answer"):
             raise ValueError(f"{path}: exercise {ex.label} is open but has an % answer:")
@@ -722,14 +726,14 @@ def build_notebook(book: Book, part: Part, solutions: bool) -> nbformat.Notebook
                 text += f"\n\n**Your answer** (`answer`): {ask + ' — ' if ask else ''}{answer_template(ex)}."
             w.md(text)
             if solutions:
-                for piece in ex.solution:
+                pieces = list(ex.solution)
+                first = pieces.pop(0) if pieces and isinstance(pieces[0], str) else ""
+                w.md("**Solution.** " + book.markdown(first, chapter.file) if first else "**Solution.**")
+                for piece in pieces:
                     if isinstance(piece, Code):
                         w.code(piece.source)
                     else:
-                        w.md("**Solution.** " + book.markdown(piece, chapter.file) if piece is ex.solution[0]
-                             else book.markdown(piece, chapter.file))
-                if not any(isinstance(p, str) for p in ex.solution[:1]) and ex.solution:
-                    pass
+                        w.md(book.markdown(piece, chapter.file))
                 if self_check:
                     w.code(f"answer = {answer_expression(ex)}\nrecfair.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
