@@ -50,7 +50,12 @@ def _store() -> dict:
 
 
 def exercises() -> dict:
-    """Every exercise the store knows: label -> (chapter, kind, url), without any answer."""
+    """Every exercise the store knows: label -> its chapter, kind and page, without any answer.
+
+    >>> info = exercises()["jain-ex-1"]
+    >>> info["chapter"], info["kind"]
+    ("Jain's index", 'set')
+    """
     return {label: {k: entry[k] for k in ("chapter", "kind", "url")} for label, entry in _store().items()}
 
 
@@ -110,7 +115,15 @@ def _sequence(value) -> list:
 
 
 def normalise(kind: str, options: str, value) -> str:
-    """The canonical text of an answer of the given kind (what is hashed)."""
+    """The canonical text of an answer of the given kind (what is hashed).
+
+    ``options`` is the exercise's option text: the decimals of a number, the choices of a choice.
+
+    >>> normalise("number", "3", 0.33333), normalise("yes/no", "", "Yes")
+    ('0.333', 'true')
+    >>> normalise("choice", "first | second", " Second ")
+    'second'
+    """
     if kind == "number":
         return _round(value, _decimals(options))
     if kind == "numbers":
@@ -192,7 +205,12 @@ def make_entry(label: str, kind: str, options: str, recorded: str) -> dict:
 # ------------------------------------------------------------------------------------------------
 @dataclass(frozen=True)
 class Result:
-    """The outcome of a check; shown as one line of text (or Markdown in a notebook)."""
+    """The outcome of a check; shown as one line of text (or Markdown in a notebook), truthy when right.
+
+    >>> result = Result("jain-ex-1", False, "**jain-ex-1: not yet.**")
+    >>> bool(result), result
+    (False, **jain-ex-1: not yet.**)
+    """
 
     label: str
     right: bool
@@ -223,6 +241,13 @@ def check(label: str, answer) -> Result:
     -------
     Result
         Truthy when right; its text says right / not yet and gives the hint.
+
+    Examples
+    --------
+    >>> check("jain-ex-1", None)
+    **jain-ex-1: not yet** — no answer given (set `answer = ...` and run the cell again).
+    >>> bool(check("jain-ex-1", {1, 2}))
+    False
     """
     if not isinstance(label, str):
         raise TypeError(f"label must be a str such as 'jain-ex-1', got {type(label).__name__}")
