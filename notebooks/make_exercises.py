@@ -30,9 +30,11 @@ the solution's last code cell, the default); ``hint`` is shown on a wrong answer
 
 Usage, from the repository root::
 
-    python notebooks/make_exercises.py            # notebooks + answer store (executes the solutions)
-    python notebooks/make_exercises.py --notebooks-only
-    python notebooks/make_exercises.py --check    # exit 1 when a committed notebook is stale
+    python notebooks/make_exercises.py            # notebooks + answer store; runs the instructor
+                                                  # notebooks of the parts whose chapter code changed
+    python notebooks/make_exercises.py --all      # record every answer afresh (after a library change)
+    python notebooks/make_exercises.py --notebooks-only   # execute nothing
+    python notebooks/make_exercises.py --check    # exit 1 when a notebook or an answer is stale
 """
 
 from __future__ import annotations
@@ -896,18 +898,59 @@ def execute(path: Path, env: dict | None = None, timeout: int = 1800) -> nbforma
     return nb
 
 
-def build_store(book: Book, paths: list[Path]) -> dict:
-    """Execute the instructor notebooks in recording mode and hash what their checks record."""
-    sys.path.insert(0, str(ROOT))
-    from recfair import exercises as ex_module
+def _options(ex: Exercise) -> str:
+    return (ex.marks["check"].split(None, 1) + [""])[1]
 
+
+def fingerprint(chapter: Chapter, ex: Exercise) -> str:
+    """What an exercise's recorded answer depends on in the chapter: the chapter code the notebook
+    runs before it, the solutions up to it, its answer expression, kind and options."""
+    solutions = [e for e in chapter.exercises[: chapter.exercises.index(ex) + 1]]
+    extra = [p.source for e in chapter.exercises for p in e.solution if isinstance(p, Code)]
+    extra += [answer_expression(e) for e in chapter.exercises if e.kind != "open"]
+    payload = {
+        "setup": chapter_slice(chapter, extra),
+        "solutions": [[p.source for p in e.solution if isinstance(p, Code)] for e in solutions],
+        "answer": answer_expression(ex), "kind": ex.kind, "options": _options(ex),
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
+
+
+def store_entry(book: Book, chapter: Chapter, ex: Exercise) -> dict:
+    """The public part of an exercise's store entry (everything but the digest)."""
+    entry = {"chapter": chapter.title, "url": book.url(chapter.file), "kind": ex.kind}
+    if ex.kind == "open":
+        see = ex.marks.get("see", "").strip()
+        if see:
+            file, anchor, _ = book.labels[see]
+            entry["url"] = book.url(file, anchor)
+        return entry
+    hint = ex.marks.get("hint", "").strip()
+    entry.update({"options": _options(ex), "hint": book.markdown(hint, chapter.file) if hint else "",
+                  "source": fingerprint(chapter, ex)})
+    return entry
+
+
+def stale_answers(book: Book, store: dict) -> list[str]:
+    """Checked exercises whose recorded answer is missing or older than their chapter's code."""
+    out = []
+    for chapter in book.chapters.values():
+        for ex in chapter.exercises:
+            old = store.get(ex.label, {})
+            if ex.kind != "open" and ("digest" not in old or old.get("source") != fingerprint(chapter, ex)
+                                      or old.get("kind") != ex.kind or old.get("options") != _options(ex)):
+                out.append(ex.label)
+    return out
+
+
+def record_answers(book: Book, paths: list[Path]) -> dict[str, str]:
+    """Execute instructor notebooks in recording mode: label -> the normalised answer its solution gives."""
     recorded: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "answers.jsonl"
         kinds = Path(tmp) / "kinds.json"
-        kinds.write_text(json.dumps({
-            ex.label: [ex.kind, (ex.marks["check"].split(None, 1) + [""])[1]]
-            for chapter in book.chapters.values() for ex in chapter.exercises if ex.kind != "open"}))
+        kinds.write_text(json.dumps({ex.label: [ex.kind, _options(ex)] for chapter in book.chapters.values()
+                                     for ex in chapter.exercises if ex.kind != "open"}))
         env = {"RECFAIR_EXERCISES_RECORD": str(record), "RECFAIR_EXERCISES_KINDS": str(kinds),
                "PYTHONPATH": os.pathsep.join([str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])}
         for path in paths:
@@ -916,38 +959,58 @@ def build_store(book: Book, paths: list[Path]) -> dict:
         for line in record.read_text().splitlines() if record.exists() else []:
             item = json.loads(line)
             recorded[item["label"]] = item["value"]
-    store = {}
+    return recorded
+
+
+def build_store(book: Book, old: dict, execute_all: bool = False, run: bool = True) -> tuple[dict, list[str]]:
+    """The answer store: public fields from the chapters; digests kept where the chapter code is unchanged,
+    recorded afresh (by running the parts' instructor notebooks) where it changed. Returns the store and
+    the exercises still stale (when ``run`` is false)."""
+    sys.path.insert(0, str(ROOT))
+    from recfair import exercises as ex_module
+
+    todo = set(stale_answers(book, old)) if not execute_all else {
+        e.label for c in book.chapters.values() for e in c.exercises if e.kind != "open"}
+    recorded: dict = {}
+    if todo and run:
+        parts_todo = [p for p in book.parts if any(e.label in todo for f in p.files if f in book.chapters
+                                                    for e in book.chapters[f].exercises)]
+        recorded = record_answers(book, [SOLUTIONS_DIR / f"{p.slug}.ipynb" for p in parts_todo])
+    store, left = {}, []
     for chapter in book.chapters.values():
         for ex in chapter.exercises:
-            url = book.url(chapter.file)
-            entry = {"chapter": chapter.title, "url": url, "kind": ex.kind}
-            if ex.kind == "open":
-                see = ex.marks.get("see", "").strip()
-                if see and see in book.labels:
-                    file, anchor, _ = book.labels[see]
-                    entry["url"] = book.url(file, anchor)
-            else:
-                if ex.label not in recorded:
+            entry = store_entry(book, chapter, ex)
+            if ex.kind != "open":
+                if ex.label in recorded:
+                    entry.update(ex_module.make_entry(ex.label, ex.kind, _options(ex), recorded[ex.label]))
+                elif ex.label not in todo:
+                    entry.update({k: old[ex.label][k] for k in ("salt", "digest")})
+                elif run:
                     raise RuntimeError(f"exercise {ex.label}: its check recorded no answer")
-                spec = ex.marks["check"].split(None, 1)
-                options = spec[1] if len(spec) > 1 else ""
-                entry.update(ex_module.make_entry(ex.label, ex.kind, options, recorded[ex.label]))
-                hint = ex.marks.get("hint", "").strip()
-                entry["hint"] = book.markdown(hint, chapter.file) if hint else ""
+                else:
+                    left.append(ex.label)
+                    if "digest" in old.get(ex.label, {}):
+                        entry.update({k: old[ex.label][k] for k in ("salt", "digest")})
+                        entry["source"] = old[ex.label].get("source", "")
             store[ex.label] = entry
-    return store
+    return store, left
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--check", action="store_true", help="exit 1 if a committed notebook is stale")
-    parser.add_argument("--notebooks-only", action="store_true", help="do not execute the solutions for the answer store")
+    parser.add_argument("--check", action="store_true",
+                        help="exit 1 if a committed notebook or a recorded answer is older than the chapters")
+    parser.add_argument("--notebooks-only", action="store_true",
+                        help="write the notebooks and the store's hints, but execute nothing")
+    parser.add_argument("--all", action="store_true",
+                        help="record every answer afresh (after a change of the library, not of a chapter)")
     args = parser.parse_args(argv)
     book = Book()
+    old = json.loads(STORE.read_text()) if STORE.exists() else {}
     if args.check:
-        bad = stale(book)
-        for p in bad:
-            print(f"stale: {p.relative_to(ROOT)}")
+        bad = [str(p.relative_to(ROOT)) for p in stale(book)] + [f"answer of {label}" for label in stale_answers(book, old)]
+        for item in bad:
+            print(f"stale: {item}")
         return 1 if bad else 0
     rendered = render_all(book)
     for folder in (EXERCISES_DIR, SOLUTIONS_DIR):
@@ -959,10 +1022,14 @@ def main(argv: list[str] | None = None) -> int:
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
             print(f"wrote {path.relative_to(ROOT)}")
-    if not args.notebooks_only:
-        store = build_store(book, sorted(p for p in rendered if p.parent == SOLUTIONS_DIR))
-        STORE.write_text(json.dumps(store, indent=1, sort_keys=True, ensure_ascii=False) + "\n")
+    store, left = build_store(book, old, execute_all=args.all, run=not args.notebooks_only)
+    text = json.dumps(store, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    if not STORE.exists() or STORE.read_text() != text:
+        STORE.write_text(text)
         print(f"wrote {STORE.relative_to(ROOT)} ({sum(e['kind'] != 'open' for e in store.values())} checked exercises)")
+    if left:
+        print(f"not recorded (run without --notebooks-only): {', '.join(left)}")
+        return 1
     return 0
 
 

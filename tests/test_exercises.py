@@ -52,6 +52,22 @@ def test_committed_notebooks_are_generated_from_the_chapters(book):
     assert not bad, f"stale classroom notebooks {bad}: run `python notebooks/make_exercises.py`"
 
 
+def test_recorded_answers_are_as_new_as_the_chapters_code(book, store):
+    """A changed solution, answer marker or chapter code the notebook runs makes its answer stale."""
+    stale = gen.stale_answers(book, store)
+    assert not stale, f"answers recorded from older chapter code {stale}: run `python notebooks/make_exercises.py`"
+    chapter = book.chapters["book/item_exposure/jain"]
+    exercise = chapter.exercises[0]
+    code = next(p for p in exercise.solution if isinstance(p, gen.Code))
+    original = code.source
+    code.source = original.replace("m, n = 6, 15", "m, n = 6, 16")
+    try:
+        changed = gen.stale_answers(book, store)   # this one, and the later ones of its chapter
+        assert exercise.label in changed and set(changed) <= {e.label for e in chapter.exercises}
+    finally:
+        code.source = original
+
+
 def test_one_notebook_per_part_in_each_edition(book):
     slugs = [p.slug for p in book.parts]
     assert slugs == ["foundations", "part-1", "part-2", "part-3", "part-4", "part-5"]
@@ -139,7 +155,7 @@ def test_store_covers_every_exercise_and_holds_no_answer_in_clear(book, store):
     labels = {e.label for c in book.chapters.values() for e in c.exercises}
     assert set(store) == labels
     for label, entry in store.items():
-        assert set(entry) <= {"chapter", "url", "kind", "options", "salt", "digest", "hint"}
+        assert set(entry) <= {"chapter", "url", "kind", "options", "salt", "digest", "hint", "source"}
         if entry["kind"] != "open":
             assert re.fullmatch(r"[0-9a-f]{64}", entry["digest"]) and entry["hint"], label
     assert sum(e["kind"] != "open" for e in store.values()) >= 40
