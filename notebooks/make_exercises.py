@@ -709,6 +709,8 @@ def build_notebook(book: Book, part: Part, solutions: bool) -> nbformat.Notebook
         extra = [p.source for e in chapter.exercises for p in e.solution if isinstance(p, Code)]
         extra += [answer_expression(e) for e in chapter.exercises if e.kind != "open"]
         setup = chapter_slice(chapter, extra)
+        if setup and isinstance(ast.parse(_clean_magics(setup[-1])).body[-1], ast.Expr):
+            setup[-1] += ";"   # no echo of the chapter's last value
         prelude = []
         if any(re.search(r"\bglue\(", s) for s in setup) or any(re.search(r"\bglue\(", c) for c in extra):
             prelude = ["def glue(name, value, display=True):",
