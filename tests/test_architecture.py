@@ -33,8 +33,8 @@ COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds", "recfair
 PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups")
 SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",
             "recfair.widgets", "recfair._interactive", "recfair.thesis", "recfair.guide"}
-# issue 18: reading other tools' run files, comparing runs, the command line
-SERVICES |= {"recfair.io", "recfair.compare", "recfair.cli", "recfair.__main__"}
+# reading other tools' run files, comparing runs, the command line; the classroom notebooks' self-checks
+SERVICES |= {"recfair.io", "recfair.compare", "recfair.cli", "recfair.__main__", "recfair.exercises"}
 
 
 def _module_name(path: Path) -> str:
