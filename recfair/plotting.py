@@ -494,9 +494,9 @@ def plot_frontier(ax, table: pd.DataFrame, rel: str, fair: str, *, runs: pd.Data
     """
     from .pareto import frontier, reference_point
 
-    front = frontier(table, rel, fair)
+    front = frontier(table, rel=rel, fair=fair)
     ax.plot(front[rel], front[fair], color="0.3", lw=2, label="frontier")
-    star = reference_point(table, rel, fair, alpha=alpha)
+    star = reference_point(table, rel=rel, fair=fair, alpha=alpha)
     ax.plot(*star, marker="*", color=PALETTE[6], ms=13, ls="none",
             label="midpoint" if alpha == 0.5 else f"reference point (α = {alpha:g})")
     if runs is not None:

@@ -108,6 +108,6 @@ def test_phi_denominator_is_explained_with_both_choices():
 def test_puf_chapter_shows_what_min_max_scaling_does():
     text = _page("user-puf")
     assert "raw Jaccard" in text and "puf-raw-max" in text and "puf-scaled-max" in text
-    raw = rf.users.user_similarity(HISTORY, "jaccard")
-    scaled = rf.users.user_similarity(HISTORY, "jaccard", minmax=True)
+    raw = rf.users.user_similarity(HISTORY, similarity="jaccard")
+    scaled = rf.users.user_similarity(HISTORY, similarity="jaccard", minmax=True)
     assert math.isclose(raw[0, 1], 0.5) and math.isclose(scaled[0, 1], 1.0)

@@ -49,18 +49,18 @@ def _same(a, b):
 @pytest.mark.parametrize("kind", ["jaccard", "cosine"])
 def test_puf_on_the_cluster_equals_the_local_value(client, run, kind):
     _, _, hist, scores = run
-    local = puf(scores, UserSimilarity.from_history(hist, kind), minmax=True)
-    remote = puf(scores, UserSimilarity.from_history(hist, kind), minmax=True, client=client, block_size=37)
+    local = puf(scores, similarity=UserSimilarity.from_history(hist, kind), minmax=True)
+    remote = puf(scores, similarity=UserSimilarity.from_history(hist, kind), minmax=True, client=client, block_size=37)
     assert _same(remote, local)
-    assert _same(puf(scores, UserSimilarity.from_history(hist, kind), client=client),
-                 puf(scores, UserSimilarity.from_history(hist, kind)))
+    assert _same(puf(scores, similarity=UserSimilarity.from_history(hist, kind), client=client),
+                 puf(scores, similarity=UserSimilarity.from_history(hist, kind)))
 
 
 def test_puf_with_a_given_matrix_on_the_cluster(client, run):
     _, _, hist, scores = run
-    sim = user_similarity(hist[:60], "jaccard", minmax=True)
+    sim = user_similarity(hist[:60], similarity="jaccard", minmax=True)
     for matrix in (sim, sp.csr_matrix(np.where(sim > 0.3, sim, 0.0))):
-        assert _same(puf(scores[:60], matrix, client=client, block_size=7), puf(scores[:60], matrix))
+        assert _same(puf(scores[:60], similarity=matrix, client=client, block_size=7), puf(scores[:60], similarity=matrix))
 
 
 def test_envy_measures_on_the_cluster_equal_the_local_values(client, run):
@@ -88,8 +88,8 @@ def test_bad_input_raises_the_local_error_before_anything_is_sent(client, run):
     source = UserSimilarity.from_history(hist, "jaccard")
     bad = scores.copy()
     bad[3] = 1.5
-    for call in (lambda c: puf(bad, source, client=c),
-                 lambda c: puf(scores, source, normalization="twice", client=c),
+    for call in (lambda c: puf(bad, similarity=source, client=c),
+                 lambda c: puf(scores, similarity=source, normalization="twice", client=c),
                  lambda c: mean_envy_user(top, relevant=rel, n_items=N - 1, client=c),
                  lambda c: peu(top, relevant=rel, n_items=N, epsilon=-1, client=c),
                  lambda c: uf(top, history=hist, n_items=N, item_vectors=np.ones((N - 1, 3)), client=c)):
@@ -99,7 +99,7 @@ def test_bad_input_raises_the_local_error_before_anything_is_sent(client, run):
             call(client)
         assert str(remote.value) == str(local.value)
     with pytest.raises(TypeError, match="dask.distributed.Client"):
-        puf(scores, source, client="tcp://127.0.0.1:8786")
+        puf(scores, similarity=source, client="tcp://127.0.0.1:8786")
     with pytest.raises(TypeError, match="dask.distributed.Client"):
         check_client(object())
 
@@ -120,12 +120,12 @@ def _slow_down_blocks(delay):
 
 def test_a_worker_killed_mid_computation_does_not_change_the_result(client, run):
     _, _, hist, scores = run
-    expected = puf(scores, UserSimilarity.from_history(hist, "jaccard"), minmax=True)
+    expected = puf(scores, similarity=UserSimilarity.from_history(hist, "jaccard"), minmax=True)
     client.run(_slow_down_blocks, 0.25)
     pids = client.run(os.getpid)
     try:
         with ThreadPoolExecutor(1) as pool:
-            pending = pool.submit(puf, scores, UserSimilarity.from_history(hist, "jaccard"), minmax=True,
+            pending = pool.submit(puf, scores, similarity=UserSimilarity.from_history(hist, "jaccard"), minmax=True,
                                   client=client, block_size=M // 16)
             victim = None
             deadline = time.monotonic() + 30
@@ -161,7 +161,7 @@ def test_without_a_client_dask_is_never_imported(tmp_path):
             "from recfair.users import UserSimilarity, puf, uf, mean_envy_user\n"
             "hist, rel = rf.synthetic.random_split(50, 40, relevant=4, history=6, seed=0)\n"
             "top = rf.synthetic.random_top_k(50, 40, 5, seed=1)\n"
-            "puf(np.linspace(0, 1, 50), UserSimilarity.from_history(hist, 'jaccard'), minmax=True)\n"
+            "puf(np.linspace(0, 1, 50), similarity=UserSimilarity.from_history(hist, 'jaccard'), minmax=True)\n"
             "uf(top, history=hist, n_items=40); mean_envy_user(top, relevant=rel, n_items=40)\n"
             "bad = [m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')]\n"
             "assert not bad, bad\n")

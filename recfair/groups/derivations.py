@@ -114,7 +114,7 @@ def atkinson_identity(n_groups: int = 3) -> Identity:
          eq(T(r"(1-\mathrm{Atk}_{group})(1-\mathrm{Atk}_{within})"),
             T(r"f_{all}/\bar x = 1-\mathrm{Atk}_{ind}"))),
         (f"sympy checks the three identities on {n_groups} groups with symbolic sizes, means, EDEs and "
-         r"$r$; the residual $(1-\mathrm{Atk}_{group})(1-\mathrm{Atk}_{within})-(1-\mathrm{Atk}_{ind})$ "
+         r"$r$; the residual, $(1-\mathrm{Atk}_{group})(1-\mathrm{Atk}_{within})$ minus $1-\mathrm{Atk}_{ind}$, "
          "simplifies to",
          eq(T(r"\text{residual}"), sp.simplify((1 - atk_group) * (1 - atk_within) - (1 - atk_ind)))),
     )
