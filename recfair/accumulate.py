@@ -35,7 +35,7 @@ import numpy as np
 from ._validation import check_on_undefined, check_positive_int, undefined
 from .item_exposure import RankCounts, from_rank_counts
 from .joint import measures as _joint
-from .registry import ALL_MEASURES, REGISTRY, get
+from .registry import ALL_MEASURES, REGISTRY, check_needs, get
 from .relevance import mean_from_sum as _relevance_mean
 from .run import Run
 
@@ -148,17 +148,6 @@ def effectiveness_hook(spec):
     return spec.from_effectiveness
 
 
-def _check_needs(run: Run, specs) -> None:
-    for spec in specs:
-        if run.graded and "relevant" in spec.needs and not spec.graded:
-            raise ValueError(f"{spec.key} is defined for binary relevance only; this run has graded relevance "
-                             "(measures that accept it: " + ", ".join(s.key for s in ALL_MEASURES if s.graded) + ").")
-        missing = [need for need in spec.needs if not run.has(need)]
-        if missing:
-            raise ValueError(f"{spec.key} needs {', '.join(missing)}, which the run does not have; pass "
-                             + ", ".join(f"{m}=" for m in missing) + ".")
-
-
 class Accumulator:
     """Compute measures on a run fed in blocks of users; ``result()`` equals :func:`recfair.evaluate`.
 
@@ -259,7 +248,7 @@ class Accumulator:
                   item_features=self.item_features)
         if run.k != self.k:
             raise ValueError(f"this block's lists have k={run.k}; the Accumulator was made with k={self.k}.")
-        _check_needs(run, self._specs)
+        check_needs(run, self._specs)
         self._add(run)
 
     def _add(self, run: Run) -> None:

@@ -9,7 +9,7 @@ import numpy as np
 import pandas as pd
 
 from ._validation import check_on_undefined, undefined
-from .registry import ALL_MEASURES, get
+from .registry import ALL_MEASURES, check_needs, get
 from .run import Run
 
 __all__ = ["evaluate", "evaluate_per_user", "evaluate_run", "evaluate_effectiveness"]
@@ -29,17 +29,6 @@ def _measure_list(measures) -> list[str]:
         dup = sorted({m for m in measures if measures.count(m) > 1})
         raise ValueError(f"measures lists {dup} more than once.")
     return measures
-
-
-def _check_needs(run: Run, specs) -> None:
-    for spec in specs:
-        if run.graded and "relevant" in spec.needs and not spec.graded:
-            raise ValueError(f"{spec.key} is defined for binary relevance only; this run has graded relevance "
-                             "(measures that accept it: " + ", ".join(s.key for s in ALL_MEASURES if s.graded) + ").")
-        missing = [need for need in spec.needs if not run.has(need)]
-        if missing:
-            raise ValueError(f"{spec.key} needs {', '.join(missing)}, which the run does not have; pass "
-                             + ", ".join(f"{m}=" for m in missing) + ".")
 
 
 def _run_options(spec) -> tuple[str, ...]:
@@ -90,7 +79,7 @@ def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -
     {'HR': 0.5, 'Jain_ori': 0.6666666666666666}
     """
     specs, per_spec = _dispatch(measures, options, on_undefined)
-    _check_needs(run, specs)
+    check_needs(run, specs)
     return {spec.key: float(spec.compute(run, on_undefined=on_undefined, **per_spec[spec.key])) for spec in specs}
 
 
@@ -209,7 +198,7 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
                                 unable="have no per-user values (they score the run as a whole).")
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
               relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
-    _check_needs(run, specs)
+    check_needs(run, specs)
     index = pd.RangeIndex(run.n_users, name="user") if users is None else pd.Index(np.asarray(users), name="user")
     if len(index) != run.n_users:
         raise ValueError(f"users has {len(index)} entries but the run has {run.n_users} users.")

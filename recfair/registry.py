@@ -20,7 +20,7 @@ from .users import records as _users
 from .groups import records as _groups
 from .spec import Bounds, Extremes, MeasureSpec
 
-__all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGISTRY", "get", "names", "table", "with_directions"]
+__all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGISTRY", "check_needs", "get", "names", "table", "with_directions"]
 
 
 #: Every measure, in the book's order (the relevance measures, then Parts I, II, III, IV and V).
@@ -46,6 +46,26 @@ def get(name: str) -> MeasureSpec:
         return REGISTRY[name]
     except (KeyError, TypeError):
         raise ValueError(f"unknown measure {name!r}; known measures: {', '.join(REGISTRY)}.") from None
+
+
+def check_needs(run, specs) -> None:
+    """Raise a ``ValueError`` naming what a run lacks for the measures ``specs`` (or a graded-relevance clash).
+
+    >>> from recfair import Run
+    >>> check_needs(Run([[0, 1]], 3), [get("Jain_our")])
+    >>> check_needs(Run([[0, 1]], 3), [get("NDCG")])
+    Traceback (most recent call last):
+    ...
+    ValueError: NDCG needs relevant, which the run does not have; pass relevant=.
+    """
+    for spec in specs:
+        if run.graded and "relevant" in spec.needs and not spec.graded:
+            raise ValueError(f"{spec.key} is defined for binary relevance only; this run has graded relevance "
+                             "(measures that accept it: " + ", ".join(s.key for s in ALL_MEASURES if s.graded) + ").")
+        missing = [need for need in spec.needs if not run.has(need)]
+        if missing:
+            raise ValueError(f"{spec.key} needs {', '.join(missing)}, which the run does not have; pass "
+                             + ", ".join(f"{m}=" for m in missing) + ".")
 
 
 def names(family: str | None = None) -> list[str]:

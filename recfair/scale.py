@@ -22,8 +22,8 @@ import inspect
 import numpy as np
 
 from ._validation import check_on_undefined, undefined
-from .accumulate import ACCUMULABLE, Accumulator, _check_needs, effectiveness_hook
-from .registry import get
+from .accumulate import ACCUMULABLE, Accumulator, effectiveness_hook
+from .registry import check_needs, get
 from .run import Run
 from .streaming import check_client, evaluate_long, is_dask_collection, is_long_source, map_merge
 
@@ -147,7 +147,7 @@ class _Plan:
             raise ValueError(f"measures lists {sorted({m for m in self.names if self.names.count(m) > 1})} "
                              "more than once.")
         if run is not None:
-            _check_needs(run, self.specs)
+            check_needs(run, self.specs)
         known = {opt for spec in self.specs for opt in spec.options}
         unknown = sorted(set(options) - known)
         if unknown:
