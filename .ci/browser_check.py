@@ -22,6 +22,10 @@ A page fails on:
 * a button that does not work: every button of every explorer and live-only box is clicked
   (the "Make this page live" buttons must start Thebe: a ``.thebe-launch-button`` appears and no
   JavaScript error is raised; the Thebe library itself cannot load offline, which is expected);
+* a figure whose text a phone would shrink below 9 px: at 390 px every figure image is shown at
+  no less than the scale that keeps the book's smallest figure text (11 pt, at the 100 dpi of a
+  chapter's figures or the 80 dpi of an explorer's) 9 px high (a figure too wide for a phone
+  needs a phone layout: ``recfair.plotting.stacked``, ``tau_blocks``, ``responsive``);
 * a table of contents that does not open on a tablet (900 px) or a phone (390 px): the visible ☰
   button must open the navigation dialog with every link of the desktop sidebar;
 * "coming" said of a part that the table of contents builds;
@@ -58,6 +62,7 @@ SKIPPED = ("_static/*", "_sources/*", "_images/*", "reports/*", "search.html", "
 DESKTOP, TABLET, PHONE = (1280, 900), (900, 1000), (390, 844)
 REPO = Path(__file__).resolve().parents[1]
 SLACK = 2  # px
+MIN_TEXT_PX, MIN_FIGURE_PT = 9, 11  # the smallest figure text of the book's style, and what a phone must show
 
 # ----------------------------------------------------------------------------- in-page probes
 
@@ -176,6 +181,22 @@ document.querySelectorAll("[data-recfair-widget] button").forEach((b, i) => {
   }
 });
 return [document.querySelectorAll("[data-recfair-widget] button").length, result];
+"""
+
+# Figure images shown so small on a phone that their text falls under MIN_TEXT_PX.
+SMALL_FIGURES = """
+const [minPx, minPt] = arguments;
+const out = [];
+document.querySelectorAll("main .cell_output img, main figure img, main [data-recfair-widget] img").forEach(el => {
+  if (el.offsetParent === null || !el.naturalWidth) { return; }
+  const dpi = el.classList.contains("rfx-figure") ? 80 : 100;
+  const shown = el.getBoundingClientRect().width / el.naturalWidth * minPt * dpi / 72;
+  if (shown < minPx - 0.05) {
+    const id = el.closest("[id]");
+    out.push([id ? id.id : "", el.naturalWidth, Math.round(el.getBoundingClientRect().width), shown.toFixed(1)]);
+  }
+});
+return out;
 """
 
 # Open the table of contents with the visible button, as a reader on a narrow screen would.
@@ -323,6 +344,11 @@ def narrow_checks(driver, size: tuple[int, int], name: str) -> list[tuple[str, s
     for kind, where, text, own, box in probe["clipped"]:
         problems.append((f"clipped formula ({name})", f"{kind} formula '{text}' ({where}) is {own} px in a "
                                                       f"{box} px box that hides the rest"))
+    if name == "phone":
+        for where, natural, shown, px in driver.execute_script(SMALL_FIGURES, MIN_TEXT_PX, MIN_FIGURE_PT):
+            problems.append(("figure text too small (phone)",
+                             f"figure in #{where}: {natural} px wide shown at {shown} px, its {MIN_FIGURE_PT} pt "
+                             f"text at {px} px (< {MIN_TEXT_PX})"))
     trouble = driver.execute_script(OPEN_TOC)
     if trouble:
         problems.append((f"table of contents ({name})", trouble))

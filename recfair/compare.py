@@ -697,9 +697,12 @@ class Report:
 
         keys = list(measures or self.measures)
         if ax is None:
-            cols = 2 if len(keys) in (2, 4) else min(3, len(keys))
+            from .plotting import PHONE_WIDTH
+
+            cols = min(2, len(keys))             # two panels a row at most: legible on a phone
             rows = -(-len(keys) // cols)
-            fig, axes = plt.subplots(rows, cols, figsize=(3.2 * cols, 0.45 * len(self.runs) * rows + 1.2 * rows),
+            fig, axes = plt.subplots(rows, cols, figsize=(PHONE_WIDTH * cols / 2 + 0.5 * (cols == 1),
+                                                          0.45 * len(self.runs) * rows + 1.2 * rows),
                                      squeeze=False, constrained_layout=True)
             axes = axes.ravel()
         else:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-__all__ = ["set_book_style", "format_float", "tau_heatmap", "plot_achievable_range", "plot_frontier", "stacked",
+__all__ = ["set_book_style", "format_float", "tau_heatmap", "tau_blocks", "tau_figure", "responsive", "Responsive", "plot_achievable_range", "plot_frontier", "stacked",
            "legend_below", "rows_with_legends", "PALETTE", "TAU_CMAP", "PHONE_WIDTH"]
 
 #: The book's series colours, in order (``C0``, ``C1``, ... once :func:`set_book_style` ran): the
@@ -173,60 +173,36 @@ def legend_below(fig, ax=None, *, ncol: int = 3, **kwargs):
                       frameon=False, **kwargs)
 
 
-def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, ax=None, title=None,
-                annot_fmt: str = ".2f", vmin: float = -1.0, vmax: float = 1.0, fontsize: float = 8.5):
-    """Heatmap of a Kendall τ matrix; non-significant pairs are hatched.
+def _tau_label(v: float, annot_fmt: str) -> str:
+    """A τ cell's label: no leading zero (``.87``, ``−.47``), ``1``/``−1`` for exact agreement, ``""`` for NaN."""
+    if np.isnan(v):
+        return ""
+    if np.isclose(abs(v), 1):
+        return "1" if v > 0 else "−1"
+    return format(v, annot_fmt).replace("0.", ".", 1).replace("-", "−")
 
-    A square matrix of measures against themselves shows its lower triangle; any other matrix
-    (e.g. group measures against individual ones) is shown whole. Every τ heatmap of the book is
-    drawn here, in :data:`TAU_CMAP` (blue −1, white 0, red +1), with white cell borders and no
-    grid lines over the numbers. Each cell is labelled with its τ in ``annot_fmt`` without the leading zero (``.87``,
-    ``−.47``; exact agreement shows as ``1``), so that labels stay legible when a matrix of
-    some twenty measures is shrunk to a page's width; a pair that is not significant
-    (``significant`` False) is hatched and its label greyed. Returns the matplotlib ``Axes``.
-    No ``show``.
 
-    Examples
-    --------
-    >>> import matplotlib.pyplot as plt
-    >>> import pandas as pd
-    >>> tau = pd.DataFrame([[1.0, 0.5], [0.5, 1.0]], index=["NDCG", "Jain_our"], columns=["NDCG", "Jain_our"])
-    >>> ax = tau_heatmap(tau)
-    >>> ax.get_xticklabels()[0].get_text(), sorted(t.get_text() for t in ax.texts)
-    ('NDCG', ['.50', '1', '1'])
-    >>> plt.close("all")
-    """
-    import matplotlib.pyplot as plt
-    import seaborn as sns
-    from matplotlib.patches import Rectangle
-
+def _check_tau(tau, significant) -> pd.DataFrame:
     if not isinstance(tau, pd.DataFrame):
         raise TypeError("tau must be a square DataFrame (measures x measures) or a DataFrame block "
                         "(rows x columns of measures).")
     if significant is not None and getattr(significant, "shape", None) != tau.shape:
         raise ValueError(f"significant must have tau's shape {tau.shape}.")
-    tau = tau.astype(float)
-    square = tau.shape[0] == tau.shape[1] and list(tau.index) == list(tau.columns)
-    if ax is None:
-        rows, cols = tau.shape
-        _, ax = plt.subplots(figsize=(0.40 * cols + 1.8, 0.40 * rows + 1.0))
+    return tau.astype(float)
 
-    def label(v):
-        if np.isnan(v):
-            return ""
-        if np.isclose(abs(v), 1):
-            return "1" if v > 0 else "−1"
-        return format(v, annot_fmt).replace("0.", ".", 1).replace("-", "−")
+
+def _draw_tau(ax, tau: pd.DataFrame, significant, mask, *, annot_fmt, vmin, vmax, fontsize, cbar, diagonal):
+    """Draw ``tau`` (cells under ``mask`` left blank) on ``ax``: the one drawing of every τ heatmap."""
+    import seaborn as sns
+    from matplotlib.patches import Rectangle
 
     rows, cols = tau.shape
-    mask = np.triu(np.ones(tau.shape, dtype=bool), k=1) if square else np.zeros(tau.shape, dtype=bool)
-    labels = tau.map(label).to_numpy()
-    diagonal = np.eye(rows, dtype=bool) if square else np.zeros(tau.shape, dtype=bool)
+    labels = tau.map(lambda v: _tau_label(v, annot_fmt)).to_numpy()
     plain = np.ones(tau.shape, dtype=bool) if significant is None else (
         np.asarray(significant, dtype=bool) | diagonal)
     sns.heatmap(tau, mask=mask, annot=labels, fmt="", cmap=TAU_CMAP, vmin=vmin, vmax=vmax,
-                square=True, linewidths=0.5, linecolor="white",
-                cbar_kws={"label": "Kendall τ-b", "shrink": 0.5},
+                square=True, linewidths=0.5, linecolor="white", cbar=cbar,
+                cbar_kws={"label": "Kendall τ-b", "shrink": 0.5} if cbar else None,
                 annot_kws={"size": fontsize}, ax=ax)
     ax.grid(False)
     # seaborn writes one text per unmasked cell, row by row (an empty label for NaN)
@@ -241,9 +217,202 @@ def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, a
         ax.text(c + 0.5, r + 0.5, "–", ha="center", va="center", fontsize=fontsize, color="0.4")
     ax.set(xlabel="", ylabel="")
     ax.tick_params(length=0)
+    return ax
+
+
+def tau_heatmap(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, ax=None, title=None,
+                annot_fmt: str = ".2f", vmin: float = -1.0, vmax: float = 1.0, fontsize: float = 8.5):
+    """Heatmap of a Kendall τ matrix; non-significant pairs are hatched.
+
+    A square matrix of measures against themselves shows its lower triangle; any other matrix
+    (e.g. group measures against individual ones) is shown whole. Every τ heatmap of the book is
+    drawn here, in :data:`TAU_CMAP` (blue −1, white 0, red +1), with white cell borders and no
+    grid lines over the numbers. Each cell is labelled with its τ in ``annot_fmt`` without the leading zero (``.87``,
+    ``−.47``; exact agreement shows as ``1``), so that labels stay legible when a matrix of
+    some twenty measures is shrunk to a page's width; a pair that is not significant
+    (``significant`` False) is hatched and its label greyed. Returns the matplotlib ``Axes``.
+    No ``show``. A matrix of more than about ten measures is too wide for a phone: draw it
+    also with :func:`tau_blocks` and show the two with :func:`responsive`.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import pandas as pd
+    >>> tau = pd.DataFrame([[1.0, 0.5], [0.5, 1.0]], index=["NDCG", "Jain_our"], columns=["NDCG", "Jain_our"])
+    >>> ax = tau_heatmap(tau)
+    >>> ax.get_xticklabels()[0].get_text(), sorted(t.get_text() for t in ax.texts)
+    ('NDCG', ['.50', '1', '1'])
+    >>> plt.close("all")
+    """
+    import matplotlib.pyplot as plt
+
+    tau = _check_tau(tau, significant)
+    rows, cols = tau.shape
+    square = rows == cols and list(tau.index) == list(tau.columns)
+    if ax is None:
+        _, ax = plt.subplots(figsize=(0.40 * cols + 1.8, 0.40 * rows + 1.0))
+    mask = np.triu(np.ones(tau.shape, dtype=bool), k=1) if square else np.zeros(tau.shape, dtype=bool)
+    diagonal = np.eye(rows, dtype=bool) if square else np.zeros(tau.shape, dtype=bool)
+    _draw_tau(ax, tau, significant, mask, annot_fmt=annot_fmt, vmin=vmin, vmax=vmax, fontsize=fontsize,
+              cbar=True, diagonal=diagonal)
     if title:
         ax.set_title(title)
     return ax
+
+
+def tau_blocks(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, columns: int = 10, title=None,
+               annot_fmt: str = ".2f", fontsize: float = 11.0, cell: float = 0.38):
+    """A square τ matrix as stacked blocks of at most ``columns`` columns: its phone layout.
+
+    The lower triangle of :func:`tau_heatmap`, cut into vertical slices of ``columns`` measures
+    (the first slice against every measure, the next against the measures from its own first one
+    on, and so on) and stacked top to bottom, with one horizontal colour bar under them. With the
+    default ten columns of ``cell`` inches the figure stays within :data:`PHONE_WIDTH`, so its
+    labels (``fontsize`` points) stay at least 9 px high on a 390 px phone. Same colours,
+    labels and hatching as :func:`tau_heatmap`. Returns the matplotlib ``Figure``; no ``show``.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> names = [f"M{i}" for i in range(12)]
+    >>> tau = pd.DataFrame(np.eye(12), index=names, columns=names)
+    >>> fig = tau_blocks(tau, columns=8)
+    >>> [len(ax.get_xticklabels()) for ax in fig.axes[:2]], [len(ax.get_yticklabels()) for ax in fig.axes[:2]]
+    ([8, 4], [12, 4])
+    >>> plt.close(fig)
+    """
+    import matplotlib.pyplot as plt
+    from matplotlib.colors import Normalize
+
+    tau = _check_tau(tau, significant)
+    n = tau.shape[0]
+    if tau.shape[1] != n or list(tau.index) != list(tau.columns):
+        raise ValueError("tau_blocks draws a square matrix of measures against themselves; "
+                         "draw a rectangular block with tau_heatmap.")
+    if not isinstance(columns, (int, np.integer)) or isinstance(columns, bool) or columns < 1:
+        raise ValueError(f"columns must be a positive integer, got {columns!r}.")
+    sig = None if significant is None else pd.DataFrame(np.asarray(significant, dtype=bool),
+                                                        index=tau.index, columns=tau.columns)
+    starts = list(range(0, n, columns))
+    heights = [n - s for s in starts]
+    width = min(columns, n) * cell + 1.6
+    label_room = 1.3                                        # rotated column names under each block
+    fig = plt.figure(figsize=(width, sum(h * cell + label_room for h in heights) + 0.9), layout="constrained")
+    grid = fig.add_gridspec(len(starts) + 1, 1, height_ratios=[h * cell + label_room for h in heights] + [0.35])
+    for b, s in enumerate(starts):
+        e = min(s + columns, n)
+        block = tau.iloc[s:, s:e]
+        rows = np.arange(s, n)[:, None]
+        cols_ = np.arange(s, e)[None, :]
+        mask = cols_ > rows
+        diagonal = cols_ == rows
+        ax = fig.add_subplot(grid[b, 0])
+        _draw_tau(ax, block, None if sig is None else sig.iloc[s:, s:e], mask, annot_fmt=annot_fmt,
+                  vmin=-1.0, vmax=1.0, fontsize=fontsize, cbar=False, diagonal=diagonal)
+        ax.set_xlim(0, columns)                             # every block's cells the same size
+        ax.set_aspect("equal")
+        if b == 0 and title:
+            ax.set_title(title)
+    bar = fig.add_subplot(grid[-1, 0])
+    fig.colorbar(plt.cm.ScalarMappable(norm=Normalize(-1, 1), cmap=TAU_CMAP), cax=bar, orientation="horizontal",
+                 label="Kendall τ-b", ticks=[-1, -0.5, 0, 0.5, 1])
+    return fig
+
+
+class Responsive:
+    """One figure in two layouts: ``wide`` on a desktop or tablet, ``narrow`` on a phone.
+
+    Shown as HTML holding both images; a stylesheet rule inside it shows ``narrow`` only when the
+    page (or the notebook's output area) is narrower than ``breakpoint`` pixels, ``wide``
+    otherwise. The images are rendered at 100 dpi, never enlarged, and the figures are closed.
+    Made by :func:`responsive`.
+    """
+
+    def __init__(self, wide, narrow=None, *, breakpoint: int = 768, alt: str = "figure"):
+        self.breakpoint = int(breakpoint)
+        self.alt = str(alt)
+        self.png = {"wide": _png(wide)}
+        if narrow is not None:
+            self.png["narrow"] = _png(narrow)
+
+    def _repr_html_(self) -> str:
+        import base64
+        import html
+
+        b = self.breakpoint
+        if len(self.png) == 1:                                 # one layout fits every screen
+            data = base64.b64encode(self.png["wide"]).decode("ascii")
+            return (f'<div class="rf-responsive"><img style="max-width:100%;height:auto" '
+                    f'alt="{html.escape(self.alt)}" src="data:image/png;base64,{data}"></div>')
+        style = (f"<style>@media (max-width:{b - 0.02}px){{.rf-wide-only{{display:none!important}}}}"
+                 f"@media (min-width:{b}px){{.rf-narrow-only{{display:none!important}}}}</style>")
+        imgs = "".join(
+            f'<img class="rf-{kind}-only" style="max-width:100%;height:auto" alt="{html.escape(self.alt)}" '
+            f'src="data:image/png;base64,{base64.b64encode(data).decode("ascii")}">'
+            for kind, data in self.png.items())
+        return f'<div class="rf-responsive">{style}{imgs}</div>'
+
+
+def tau_figure(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, title=None, columns: int = 10,
+               alt: str | None = None) -> Responsive:
+    """The book's τ figure: :func:`tau_heatmap` on wide screens, :func:`tau_blocks` on phones.
+
+    A square matrix of more than ``columns`` measures is too wide to stay legible on a phone, so
+    the phone gets its lower triangle in stacked blocks of ``columns``; a smaller matrix, or a
+    rectangular block, is the one heatmap everywhere. Returns a :class:`Responsive`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> names = [f"M{i}" for i in range(12)]
+    >>> view = tau_figure(pd.DataFrame(np.eye(12), index=names, columns=names), title="demo")
+    >>> sorted(view.png)
+    ['narrow', 'wide']
+    """
+    tau = _check_tau(tau, significant)
+    square = tau.shape[0] == tau.shape[1] and list(tau.index) == list(tau.columns)
+    alt = alt or f"Kendall τ-b between {tau.shape[0]} measures" + (f" ({title})" if title else "")
+    wide = tau_heatmap(tau, significant, title=title).figure
+    narrow = tau_blocks(tau, significant, columns=columns, title=title) if square and tau.shape[0] > columns else None
+    return responsive(wide, narrow, alt=alt)
+
+
+def _png(fig) -> bytes:
+    import io
+
+    import matplotlib.pyplot as plt
+
+    if not hasattr(fig, "savefig"):
+        fig = getattr(fig, "figure", fig)                   # an Axes: its figure
+    if not hasattr(fig, "savefig"):
+        raise TypeError(f"expected a matplotlib Figure or Axes, got {type(fig).__name__}.")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    plt.close(fig)
+    return buf.getvalue()
+
+
+def responsive(wide, narrow=None, *, breakpoint: int = 768, alt: str = "figure") -> Responsive:
+    """Show ``wide`` on wide screens and ``narrow`` on phones (Figures or Axes); closes both.
+
+    ``narrow=None`` shows ``wide`` everywhere (a figure that already fits a phone).
+    For a figure that cannot be both complete and legible on a phone, such as a τ matrix of
+    twenty measures (:func:`tau_heatmap` for the page, :func:`tau_blocks` for the phone): the
+    page carries both images and shows one, by the width of the screen. Returns a
+    :class:`Responsive`, which Jupyter and the book display as HTML.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> view = responsive(plt.figure(figsize=(8, 3)), plt.figure(figsize=(4, 3)), alt="demo")
+    >>> html = view._repr_html_()
+    >>> html.count("<img"), "rf-narrow-only" in html, plt.get_fignums()
+    (2, True, [])
+    """
+    return Responsive(wide, narrow, breakpoint=breakpoint, alt=alt)
 
 
 def plot_achievable_range(ax, name: str, *, n_users: int, n_items: int, k_max: int, highlight_k=None):

@@ -124,3 +124,97 @@ def test_plot_frontier_draws_the_frontier_its_midpoint_and_the_runs():
     star = ax.lines[1].get_xydata()[0]
     assert np.allclose(star, [0.5, 0.5])
     plt.close(fig)
+
+
+# ----------------------------------------------------------------------------- τ matrices on phones
+
+_PHONE_COLUMN = 342   # px: the figure column of a 390 px phone (measured by .ci/browser_check.py)
+
+
+def _twenty(seed=0):
+    names = ["HR", "MRR", "P", "R", "MAP", "NDCG", "Jain_our", "QF_our", "Ent_our", "FSat_our", "Gini_our",
+             "Gini-w_our", "VoCD", "II-D", "AI-D", "IAA_our", "IFD_div_our", "IFD_mul_our", "Gini_within", "MME"]
+    rng = np.random.default_rng(seed)
+    a = rng.uniform(-1, 1, (20, 20))
+    a = (a + a.T) / 2
+    np.fill_diagonal(a, 1.0)
+    tau = pd.DataFrame(a, index=names, columns=names)
+    return tau, tau.abs() > 0.3
+
+
+def _smallest_text_on_a_phone(fig) -> float:
+    """The smallest text of ``fig`` in px once a phone shrinks its 100-dpi PNG to the column."""
+    import io
+
+    from PIL import Image
+
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
+    width = Image.open(io.BytesIO(buf.getvalue())).size[0]
+    sizes = [t.get_fontsize() for t in fig.findobj(matplotlib.text.Text) if t.get_text() and t.get_visible()]
+    return min(sizes) * 100 / 72 * min(1.0, _PHONE_COLUMN / width)
+
+
+def test_tau_blocks_keep_twenty_measures_legible_on_a_phone_where_the_heatmap_cannot():
+    tau, sig = _twenty()
+    whole = plotting.tau_heatmap(tau, sig).figure
+    assert _smallest_text_on_a_phone(whole) < 9          # the reason for a phone layout
+    plt.close(whole)
+    fig = plotting.tau_blocks(tau, sig, title="demo")
+    assert _smallest_text_on_a_phone(fig) >= 9
+    plt.close(fig)
+
+
+def test_tau_blocks_show_every_lower_triangle_cell_once_with_its_hatching():
+    tau, sig = _twenty(1)
+    fig = plotting.tau_blocks(tau, sig, columns=7)
+    blocks = fig.axes[:-1]                                # the last axes is the colour bar
+    assert len(blocks) == 3
+    shown, hatched = {}, 0
+    for ax in blocks:
+        rows = [t.get_text() for t in ax.get_yticklabels()]
+        cols = [t.get_text() for t in ax.get_xticklabels()]
+        for text in ax.texts:
+            x, y = text.get_position()
+            shown[(rows[int(y)], cols[int(x)])] = text.get_text()
+        hatched += len([p for p in ax.patches if p.get_hatch()])
+    want = {(r, c) for i, r in enumerate(tau.index) for c in tau.columns[:i + 1]}
+    assert set(shown) == want
+    assert shown[("MAP", "HR")] == format(tau.loc["MAP", "HR"], ".2f").replace("0.", ".", 1).replace("-", "−")
+    lower = np.tril(np.ones(tau.shape, dtype=bool), k=-1)
+    assert hatched == int((~sig.to_numpy() & lower).sum())
+    plt.close(fig)
+
+
+def test_tau_blocks_reject_a_rectangular_block_and_bad_columns():
+    tau, _ = _twenty()
+    with pytest.raises(ValueError, match="square"):
+        plotting.tau_blocks(tau.iloc[:5, :3])
+    for bad in (0, 2.5, True):
+        with pytest.raises(ValueError, match="columns"):
+            plotting.tau_blocks(tau, columns=bad)
+    with pytest.raises(TypeError, match="DataFrame"):
+        plotting.tau_blocks(tau.to_numpy())
+
+
+def test_tau_figure_gives_phones_the_blocks_only_when_the_matrix_is_too_wide():
+    tau, sig = _twenty()
+    big = plotting.tau_figure(tau, sig, title="Last.fm")
+    html = big._repr_html_()
+    assert sorted(big.png) == ["narrow", "wide"] and html.count("<img") == 2
+    assert "@media (max-width:767.98px){.rf-wide-only{display:none!important}}" in html
+    assert "@media (min-width:768px){.rf-narrow-only{display:none!important}}" in html
+    small = plotting.tau_figure(tau.iloc[:6, :6], sig.iloc[:6, :6])
+    assert list(small.png) == ["wide"] and small._repr_html_().count("<img") == 1
+    block = plotting.tau_figure(tau.iloc[:12, 12:15])             # rectangular: one heatmap
+    assert list(block.png) == ["wide"]
+    assert plt.get_fignums() == []                                 # every figure closed
+
+
+def test_responsive_takes_figures_or_axes_and_rejects_anything_else():
+    fig, ax = plt.subplots()
+    view = plotting.responsive(ax, plt.figure(), alt='a "quoted" figure')
+    assert 'alt="a &quot;quoted&quot; figure"' in view._repr_html_()
+    with pytest.raises(TypeError, match="Figure or Axes"):
+        plotting.responsive("not a figure")
+    plt.close("all")
