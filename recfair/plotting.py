@@ -328,6 +328,13 @@ class Responsive:
     page (or the notebook's output area) is narrower than ``breakpoint`` pixels, ``wide``
     otherwise. The images are rendered at 100 dpi, never enlarged, and the figures are closed.
     Made by :func:`responsive`.
+
+    Examples
+    --------
+    >>> import matplotlib.pyplot as plt
+    >>> view = Responsive(plt.figure(figsize=(8, 3)), plt.figure(figsize=(4, 3)), breakpoint=600)
+    >>> sorted(view.png), "max-width:599.98px" in view._repr_html_()
+    (['narrow', 'wide'], True)
     """
 
     def __init__(self, wide, narrow=None, *, breakpoint: int = 768, alt: str = "figure"):
