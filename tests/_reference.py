@@ -983,8 +983,8 @@ def _rank(row, i):
     return row.index(i) + 1 if i in row else None
 
 
-_SHOWN_R_TILDE = (r" \\ \tilde r(u,i) &= \frac{r_{u,i} - \min_{i'\in I} r_{u,i'}}{\max_{i'\in I} r_{u,i'} - "
-                  r"\min_{i'\in I} r_{u,i'}} \\ \tilde r(u,i) &= \mathbb{1}[r_{u,i} > 0]\ \text{ if } \max = \min")
+_SHOWN_R_TILDE = (r" \\ \tilde r(u,i) &= \frac{r_{u,i} - \min_{i'} r_{u,i'}}{\max_{i'} r_{u,i'} - "
+                  r"\min_{i'} r_{u,i'}} \\ &\bigl(\mathbb{1}[r_{u,i} > 0]\ \text{if } \max = \min\bigr)")
 
 
 def _r_tilde(case, u):
@@ -1012,12 +1012,12 @@ def shown_iaa_ori(case):
 def _shown_per_user(symbol, score, one_relevant=False):
     """The LaTeX of a corrected per-user measure, ``score`` the rows defining M(u)."""
     hat_zero = r" \\ \hat M(u) &= 0\ \text{ if } |R^*_u| = 1" if one_relevant else ""
-    kept = (r"U' &= \{u : M_{\min}(u) < M_{\max}(u) \text{ or } |R^*_u| = 1\}" if one_relevant
-            else r"U' &= \{u\in U : M_{\min}(u) < M_{\max}(u)\}")
+    kept = (r"U' &= \{u : M_{\min}(u) < M_{\max}(u)\} \\ &\quad\cup \{u : |R^*_u| = 1\}" if one_relevant
+            else r"U' &= \{u : M_{\min}(u) < M_{\max}(u)\}")
     return (r"\begin{aligned}" + symbol + r" &= \frac{1}{|U'|}\sum_{u\in U'}\hat M(u) \\ \hat M(u) &= \frac{M(u) - "
             r"M_{\min}(u)}{M_{\max}(u) - M_{\min}(u)}" + hat_zero + r" \\ " + score + r" \\ M_{\min}(u) &= "
-            r"\min_{L_u} M(u) \\ M_{\max}(u) &= \max_{L_u} M(u) \\ &\text{over all lists } L_u \text{ of } k "
-            r"\text{ distinct items} \\ " + kept + r"\end{aligned}")
+            r"\min_{L_u} M(u) \\ M_{\max}(u) &= \max_{L_u} M(u) \\ &\text{over all top-}k\text{ lists } L_u "
+            r"\\ " + kept + r"\end{aligned}")
 
 
 def _rescaled_mean(case, score, one_relevant=False):
@@ -1049,7 +1049,7 @@ def shown_iaa_our(case):
     return _rescaled_mean(case, _iaa_m)
 
 
-_SHOWN_PAIRS = (r" \\ H_u &= R^*_u \times R^*_u\ \text{ (ordered, } i = i' \text{ too)} \\ R^*_u &= \{i\in I : "
+_SHOWN_PAIRS = (r" \\ H_u &= R^*_u \times R^*_u \\ R^*_u &= \{i\in I : "
                 r"r_{u,i} > 0\}")
 
 
@@ -1060,9 +1060,9 @@ def _pair_mean(case, u, J):
 
 
 @displayed("IFD_div_ori", r"\begin{aligned}\mathrm{IFD}_\div &= \frac1m\sum_{u\in U}\frac{1}{|H_u|}\sum_{(i,i')\in H_u}"
-                          r"d(u,i,i') \\ d(u,i,i') &= \max\{0,\ J_\div(u,i) - J_\div(u,i')\} \\ J_\div(u,i) &= "
-                          r"\frac{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}} \\ z(u,i) &= \text{rank of } i \text{ among all } "
-                          r"n \text{ items}" + _SHOWN_PAIRS + r"\end{aligned}")
+                          r"d_{i,i'} \\ d_{i,i'} &= \max\{0,\ J_\div(u,i) - J_\div(u,i')\} \\ J_\div(u,i) &= "
+                          r"\frac{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}} \\ z(u,i) &= \text{rank of } i \text{ in all of } "
+                          r"I" + _SHOWN_PAIRS + r"\end{aligned}")
 def shown_ifd_div_ori(case):
     total = 0.0
     for u in range(case["m"]):
@@ -1079,7 +1079,7 @@ def _ifd_div_m(case, u, L):
 
 
 @displayed("IFD_div_our", _shown_per_user(r"\mathrm{IFD}_{\div\text{-our}}",
-                                          r"M(u) &= \frac{1}{|H_u|}\sum_{(i,i')\in H_u}d(u,i,i') \\ d(u,i,i') &= "
+                                          r"M(u) &= \frac{1}{|H_u|}\sum_{(i,i')\in H_u}d_{i,i'} \\ d_{i,i'} &= "
                                           r"\max\{0,\ J(u,i) - J(u,i')\} \\ J(u,i) &= \mathbb{1}_{L_u}(i)\,\frac"
                                           r"{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}" + _SHOWN_PAIRS, one_relevant=True))
 def shown_ifd_div_our(case):
@@ -1106,8 +1106,8 @@ def shown_ifd_mul_our(case):
                  r"{c^*_{u,p}}{\sum_{\ell=1}^{k}c^*_{u,\ell}} \\ c^*_{u,p} &= \sum_{i\in L_u}\delta\bigl(z^*(u,i) = p"
                  r"\bigr)\,c'_{u,z(u,i)} \\ c'_{u,p} &= \frac{c_{u,p}}{\sum_{\ell=1}^{k}c_{u,\ell}} \\ c_{u,p} &= "
                  r"\gamma^{p}\,\rho_{u,p}\prod_{j<p}(1 - \rho_{u,j}) \\ \rho_{u,p} &= \sum_{i\in L_u}\delta\bigl(z(u,i)"
-                 r" = p\bigr)\,r_{u,i} \\ z^*(u,i) &= \text{rank of } i \text{ by decreasing } r_{u,i} \\ &\text{(ties: "
-                 r"lower index first; } 0/0 := 0)\end{aligned}")
+                 r" = p\bigr)\,r_{u,i} \\ z^*(u,i) &= \text{rank by decreasing } r_{u,i} \\ &\text{ties: "
+                 r"lower index first; } 0/0 := 0\end{aligned}")
 def shown_hd(case, gamma=0.9):
     n, k, m = case["n"], case["k"], case["m"]
 
@@ -1178,7 +1178,7 @@ def shown_iwo(case):
     return _off(case, lambda ratio: ratio <= 0.9)
 
 
-_SHOWN_I_MINUS = r" \\ I^- &= \{i\in I : r_{u,i} > 0 \text{ for some } u\in U\}"
+_SHOWN_I_MINUS = r" \\ I^- &= \{i : \textstyle\sum_{u\in U} r_{u,i} > 0\}"
 
 
 def _off_relevant(case, test):
@@ -1188,14 +1188,14 @@ def _off_relevant(case, test):
     return sum(test(imp[i][i], _imp_unif(case, i)) for i in i_minus) / len(i_minus)
 
 
-@displayed("IBO_our", r"\begin{aligned}\mathrm{IBO} &= \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \ge "
+@displayed("IBO_our", r"\begin{aligned}\mathrm{IBO} &= \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \\ &\qquad \ge "
                       r"1.1\,\mathrm{Imp}_i^{unif}\bigr)" + _SHOWN_I_MINUS + _SHOWN_IMP + _SHOWN_IMP_UNIF
                       + r"\end{aligned}")
 def shown_ibo_our(case):
     return _off_relevant(case, lambda own, unif: own >= 1.1 * unif)
 
 
-@displayed("IWO_our", r"\begin{aligned}\mathrm{IWO} &= \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \le "
+@displayed("IWO_our", r"\begin{aligned}\mathrm{IWO} &= \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \\ &\qquad \le "
                       r"0.9\,\mathrm{Imp}_i^{unif}\bigr)" + _SHOWN_I_MINUS + _SHOWN_IMP + _SHOWN_IMP_UNIF
                       + r"\end{aligned}")
 def shown_iwo_our(case):
