@@ -2,7 +2,8 @@ r"""Examination functions: how likely a user is to look at the item in slot :mat
 
 Each function maps 1-based slot positions :math:`p = 1, 2, \dots` to weights and is
 vectorised over arrays of positions. They depend on the position only, never on the user
-or the item (thesis Tab. exp-weigh; for :func:`inverse` the erratum of Ch. 3).
+or the item (Paper 1, section Individual Item Fairness Measures, the table of examination
+functions; for :func:`inverse` the erratum of Ch. 3).
 
 =========  ====================================  =============================
 name       weight at position :math:`p`          used by

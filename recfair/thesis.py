@@ -15,7 +15,7 @@ __all__ = ["dataset_statistics", "paper1_results", "paper1_kendall_ranges", "pap
 
 _COLUMNS = ["dataset", "stage", "users", "items", "interactions"]
 
-# Paper 1 (Ch. 2), Tab. `tab:dataset`, thesis lines 1578-1602 (RecBole versions).
+# Paper 1 (Ch. 2), Experimental Setup, the table of dataset statistics (RecBole versions).
 _PAPER1 = [
     ("Lastfm", "original", 1_892, 17_632, 92_834),
     ("Ml-1m", "original", 6_040, 3_706, 1_000_209),
@@ -31,7 +31,7 @@ _PAPER1 = [
     ("Amazon-is", "preprocessed", 6_574, 3_569, 45_762),
 ]
 
-# Papers 2-5 (Ch. 3-6), Tab. 2 of Ch. 3 (lines 2746-2769) and Tab. 5.1 of Ch. 5 (lines 4672-4699).
+# Papers 2-5 (Ch. 3-6), the dataset statistics tables of Paper 2's and Paper 4's Experimental Setup.
 _PAPER2 = [
     ("Lastfm", "preprocessed", 1_859, 2_823, 71_355),
     ("Amazon-lb", "preprocessed", 1_054, 791, 12_397),
@@ -42,8 +42,8 @@ _PAPER2 = [
 ]
 
 _SOURCES = {
-    1: ("Ch. 2, Tab. tab:dataset (thesis lines 1578-1602)", _PAPER1),
-    2: ("Ch. 3 Tab. 2 and Ch. 5 Tab. 5.1 (thesis lines 2746-2769, 4672-4699)", _PAPER2),
+    1: ("Ch. 2 (Paper 1), Experimental Setup, table of dataset statistics", _PAPER1),
+    2: ("Ch. 3 (Paper 2) and Ch. 5 (Paper 4), Experimental Setup, tables of dataset statistics", _PAPER2),
 }
 
 
@@ -66,11 +66,12 @@ def dataset_statistics(paper: int = 1) -> pd.DataFrame:
     return frame.set_index(["dataset", "stage"])
 
 
-# Paper 1 (Ch. 2), Tab. `tab:base-main`: every measure @10 per model (thesis lines 1622-1671).
+# Paper 1 (Ch. 2), Analysis of Relevance and Fairness, the table of scores on Lastfm and Ml-1m:
+# every measure @10 per model.
 # 'nan' is what the thesis prints for Ent_ori. Pop's fairness scores are not exactly 0/1
 # because history items are excluded from its lists (the table's footnote).
 _PAPER1_RESULTS = {
-    'Lastfm': (['Pop', 'ItemKNN', 'SLIM', 'BPR', 'NGCF', 'NeuMF', 'MultiVAE'], '1622-1644', [
+    'Lastfm': (['Pop', 'ItemKNN', 'SLIM', 'BPR', 'NGCF', 'NeuMF', 'MultiVAE'], [
         ('HR', [0.236686, 0.563206, 0.520710, 0.603012, 0.598171, 0.571813, 0.597633]),
         ('MRR', [0.102296, 0.320710, 0.290459, 0.336577, 0.327790, 0.301449, 0.326032]),
         ('P', [0.029855, 0.082948, 0.075901, 0.091286, 0.090479, 0.082679, 0.091070]),
@@ -93,7 +94,7 @@ _PAPER1_RESULTS = {
         ('II-D', [0.000970, 0.000970, 0.000970, 0.000970, 0.000970, 0.000970, 0.000970]),
         ('AI-D', [0.000668, 0.000061, 0.000114, 0.000037, 0.000034, 0.000032, 0.000019]),
     ]),
-    'Ml-1m': (['Pop', 'ItemKNN', 'SLIM', 'BPR', 'NGCF', 'NeuMF', 'MultiVAE'], '1649-1671', [
+    'Ml-1m': (['Pop', 'ItemKNN', 'SLIM', 'BPR', 'NGCF', 'NeuMF', 'MultiVAE'], [
         ('HR', [0.273435, 0.336204, 0.343326, 0.348791, 0.337198, 0.324114, 0.331070]),
         ('MRR', [0.112995, 0.136303, 0.139593, 0.142428, 0.140765, 0.133319, 0.130503]),
         ('P', [0.045661, 0.054190, 0.053445, 0.055167, 0.055018, 0.052302, 0.051308]),
@@ -129,27 +130,27 @@ def paper1_results(dataset: str = "Lastfm") -> pd.DataFrame:
     """
     if dataset not in _PAPER1_RESULTS:
         raise ValueError(f"dataset must be one of {sorted(_PAPER1_RESULTS)}, got {dataset!r}.")
-    models, lines, rows = _PAPER1_RESULTS[dataset]
+    models, rows = _PAPER1_RESULTS[dataset]
     frame = pd.DataFrame({name: values for name, values in rows}, index=models).T
     frame.index.name = "measure"
-    frame.attrs["source"] = f"Thesis, Ch. 2 Tab. tab:base-main, {dataset} (lines {lines})"
+    frame.attrs["source"] = f"Thesis, Ch. 2 (Paper 1), Analysis of Relevance and Fairness, table of scores, {dataset}"
     return frame
 
 
-# Paper 1 (Ch. 2), §ss:corr: ranges of Kendall's τ quoted in the text (thesis lines 1743, 1750,
-# 1752); the figures themselves (fig:corr-lastfm, fig:corr-ml1m) are empty in the source. Each
-# row: dataset, pair type, lowest τ, highest τ, thesis line. For Ml-1m the text gives one range
+# Paper 1 (Ch. 2), Correlation between Measures: ranges of Kendall's τ quoted in the text; the
+# correlation figures for Lastfm and Ml-1m are empty in the source. Each row: dataset, pair type,
+# lowest τ, highest τ. For Ml-1m the text gives one range
 # for every pair of fairness measures, VoCD included; for Lastfm it quotes VoCD separately.
 _PAPER1_TAU_RANGES = [
-    ("Lastfm", "relevance vs relevance", 0.81, 1.0, 1743),
-    ("Ml-1m", "relevance vs relevance", 0.52, 1.0, 1743),
-    ("Lastfm", "fairness vs fairness (without VoCD)", 0.71, 1.0, 1743),
-    ("Lastfm", "VoCD vs other fairness", 0.43, 0.71, 1743),
-    ("Ml-1m", "fairness vs fairness (all)", 0.81, 1.0, 1743),
-    ("Lastfm", "relevance vs fairness", 0.33, 0.62, 1752),
-    ("Ml-1m", "relevance vs fairness", 0.14, 0.52, 1752),
-    ("Lastfm", "original vs corrected", 1.0, 1.0, 1750),
-    ("Ml-1m", "original vs corrected", 1.0, 1.0, 1750),
+    ("Lastfm", "relevance vs relevance", 0.81, 1.0),
+    ("Ml-1m", "relevance vs relevance", 0.52, 1.0),
+    ("Lastfm", "fairness vs fairness (without VoCD)", 0.71, 1.0),
+    ("Lastfm", "VoCD vs other fairness", 0.43, 0.71),
+    ("Ml-1m", "fairness vs fairness (all)", 0.81, 1.0),
+    ("Lastfm", "relevance vs fairness", 0.33, 0.62),
+    ("Ml-1m", "relevance vs fairness", 0.14, 0.52),
+    ("Lastfm", "original vs corrected", 1.0, 1.0),
+    ("Ml-1m", "original vs corrected", 1.0, 1.0),
 ]
 
 
@@ -158,30 +159,30 @@ def paper1_kendall_ranges() -> pd.DataFrame:
 
     Over the thesis's seven models per dataset, with lower-is-fairer measures negated; the
     thesis leaves out Ent_ori (NaN) and II-D (constant). Indexed by (dataset, pair type), with
-    columns ``low``, ``high`` and ``line`` (of the thesis's LaTeX source).
+    columns ``low`` and ``high``.
 
     Examples
     --------
     >>> paper1_kendall_ranges().loc[("Lastfm", "relevance vs fairness"), ["low", "high"]].tolist()
     [0.33, 0.62]
     """
-    frame = pd.DataFrame(_PAPER1_TAU_RANGES, columns=["dataset", "pairs", "low", "high", "line"])
-    frame.attrs["source"] = "Thesis, Ch. 2 §ss:corr (lines 1743-1752)"
+    frame = pd.DataFrame(_PAPER1_TAU_RANGES, columns=["dataset", "pairs", "low", "high"])
+    frame.attrs["source"] = "Thesis, Ch. 2 (Paper 1), Correlation between Measures"
     return frame.set_index(["dataset", "pairs"])
 
 
-# Paper 1 (Ch. 2), §ss:sliding: ranges quoted in the text for the BPR runs, from the first
-# window (ranks 1-5) to the last (ranks 5-9) (thesis lines 1817-1820; fig:sliding-1 is empty).
-# Each row: dataset, group of measures, first window low/high, last window low/high, line.
+# Paper 1 (Ch. 2), Sliding Window: ranges quoted in the text for the BPR runs, from the first
+# window (ranks 1-5) to the last (ranks 5-9) (the sliding-window figure is empty in the source).
+# Each row: dataset, group of measures, first window low/high, last window low/high.
 _PAPER1_SLIDING = [
-    ("Lastfm", "relevance", 0.12, 0.48, 0.04, 0.25, 1817),
-    ("Ml-1m", "relevance", 0.04, 0.23, 0.03, 0.20, 1817),
-    ("Lastfm", "higher-is-fairer", 0.06, 0.65, 0.10, 0.71, 1819),
-    ("Ml-1m", "higher-is-fairer", 0.05, 0.65, 0.08, 0.71, 1819),
-    ("Lastfm", "Gini and Gini-w", 0.91, 0.92, 0.87, 0.88, 1819),
-    ("Ml-1m", "Gini and Gini-w", 0.91, 0.92, 0.88, 0.89, 1819),
-    ("Lastfm", "VoCD", 0.61, 0.61, 0.60, 0.60, 1820),
-    ("Ml-1m", "VoCD", 0.68, 0.68, 0.67, 0.67, 1820),
+    ("Lastfm", "relevance", 0.12, 0.48, 0.04, 0.25),
+    ("Ml-1m", "relevance", 0.04, 0.23, 0.03, 0.20),
+    ("Lastfm", "higher-is-fairer", 0.06, 0.65, 0.10, 0.71),
+    ("Ml-1m", "higher-is-fairer", 0.05, 0.65, 0.08, 0.71),
+    ("Lastfm", "Gini and Gini-w", 0.91, 0.92, 0.87, 0.88),
+    ("Ml-1m", "Gini and Gini-w", 0.91, 0.92, 0.88, 0.89),
+    ("Lastfm", "VoCD", 0.61, 0.61, 0.60, 0.60),
+    ("Ml-1m", "VoCD", 0.68, 0.68, 0.67, 0.67),
 ]
 
 
@@ -190,27 +191,27 @@ def paper1_sliding_ranges() -> pd.DataFrame:
 
     For BPR's top-10 lists, the lowest and highest score over a group of measures in the first
     window (ranks 1-5) and in the last (ranks 5-9), rounded to two decimals as printed. Indexed
-    by (dataset, group); columns ``first_low``, ``first_high``, ``last_low``, ``last_high``, ``line``.
+    by (dataset, group); columns ``first_low``, ``first_high``, ``last_low``, ``last_high``.
 
     Examples
     --------
     >>> float(paper1_sliding_ranges().loc[("Lastfm", "relevance"), "first_high"])
     0.48
     """
-    cols = ["dataset", "group", "first_low", "first_high", "last_low", "last_high", "line"]
+    cols = ["dataset", "group", "first_low", "first_high", "last_low", "last_high"]
     frame = pd.DataFrame(_PAPER1_SLIDING, columns=cols)
-    frame.attrs["source"] = "Thesis, Ch. 2 §ss:sliding, BPR (lines 1817-1820)"
+    frame.attrs["source"] = "Thesis, Ch. 2 (Paper 1), Sliding Window, BPR"
     return frame.set_index(["dataset", "group"])
 
 
-# Paper 1 (Ch. 2), §ss:insert: the numbers the text states for the insertion of least-exposed
-# relevant items with m = 1000, n = 10000, k = 10 (thesis line 1851; fig:artificial-fair is
-# empty). The text says its observations hold for the original and the corrected versions.
+# Paper 1 (Ch. 2), Artificial Insertion of Items: the numbers the text states for the insertion
+# of least-exposed relevant items with m = 1000, n = 10000, k = 10 (the insertion figure is
+# empty in the source). The text says its observations hold for the original and the corrected versions.
 _PAPER1_INSERTION = [
-    ("Jain", 0.9, 0.0, "still close to 0, which translates to unfair", 1851),
-    ("QF", 0.9, 0.9, "0.9, which is close to the fairest score of 1", 1851),
-    ("Ent", 0.9, 0.9, "0.9, which is close to the fairest score of 1", 1851),
-    ("FSat", 0.9, 0.9, "0.9, which is close to the fairest score of 1", 1851),
+    ("Jain", 0.9, 0.0, "still close to 0, which translates to unfair"),
+    ("QF", 0.9, 0.9, "0.9, which is close to the fairest score of 1"),
+    ("Ent", 0.9, 0.9, "0.9, which is close to the fairest score of 1"),
+    ("FSat", 0.9, 0.9, "0.9, which is close to the fairest score of 1"),
 ]
 
 
@@ -219,19 +220,20 @@ def paper1_insertion_claims() -> pd.DataFrame:
 
     Least-exposed relevant items inserted into m = 1000 lists of k = 10 over n = 10000 items;
     at the fraction ``P`` of inserted positions the measure is said to be about ``value``.
-    Columns ``measure`` (without ori/our), ``P``, ``value``, ``wording``, ``line``.
+    Columns ``measure`` (without ori/our), ``P``, ``value``, ``wording``.
 
     Examples
     --------
     >>> float(paper1_insertion_claims().set_index("measure").loc["QF", "value"])
     0.9
     """
-    frame = pd.DataFrame(_PAPER1_INSERTION, columns=["measure", "P", "value", "wording", "line"])
-    frame.attrs["source"] = "Thesis, Ch. 2 §ss:insert, m = 1000, n = 10000, k = 10 (line 1851)"
+    frame = pd.DataFrame(_PAPER1_INSERTION, columns=["measure", "P", "value", "wording"])
+    frame.attrs["source"] = "Thesis, Ch. 2 (Paper 1), Artificial Insertion of Items, m = 1000, n = 10000, k = 10"
     return frame
 
 
-# Paper 2 (Ch. 3), Tab. 3 (`tab:base-rerank-all`), Lastfm block, thesis lines 2836-2857: k = 10,
+# Paper 2 (Ch. 3), Evaluation Results of All Measures, the table of scores without and with
+# re-ranking, Lastfm block: k = 10,
 # without ("-") and with COMBMNZ re-ranking of the top 25 ("-CM"). Relevance and (corrected)
 # exposure-fairness rows as printed (3 d.p.). The printed joint rows round most scores to 0.000,
 # so the joint rows are also kept at full precision from the authors' published result file
@@ -278,7 +280,7 @@ _PAPER2_LASTFM_FULL = [
 def paper2_results(dataset: str = "Lastfm", *, full_precision: bool = True) -> pd.DataFrame:
     """The thesis's Paper 2 main table (Ch. 3 Tab. 3) for ``dataset``: measures x runs.
 
-    Only ``"Lastfm"`` is transcribed (thesis lines 2836-2857). Columns are the eight runs
+    Only ``"Lastfm"`` is transcribed. Columns are the eight runs
     ``ItemKNN, ItemKNN-CM, BPR, BPR-CM, MultiVAE, MultiVAE-CM, NCL, NCL-CM`` (``-CM``: COMBMNZ
     re-ranking of the top 25), rows recfair's canonical measure names. Relevance and fairness
     rows are the printed 3-d.p. values. With ``full_precision=True`` (default) the joint rows
@@ -299,7 +301,7 @@ def paper2_results(dataset: str = "Lastfm", *, full_precision: bool = True) -> p
         rows.update(dict(_PAPER2_LASTFM_FULL))
     frame = pd.DataFrame(rows, index=_PAPER2_MODELS).T
     frame.index.name = "measure"
-    source = "Thesis, Ch. 3 Tab. 3, Lastfm (lines 2836-2857)"
+    source = "Thesis, Ch. 3 (Paper 2), Evaluation Results of All Measures, table of scores, Lastfm"
     if full_precision:
         source += "; joint rows at full precision from the authors' published results"
     frame.attrs["source"] = source
@@ -372,11 +374,11 @@ __all__ += ["paper4_teaser", "paper4_gradients", "paper4_disagreement", "paper4_
 
 _P4_DATASETS = ["Lastfm", "Amazon-lb", "QK-video", "Jester", "ML-10M", "ML-20M"]
 
-# Ch. 5, teaser Fig. 5.1 (thesis lines 4462-4541): the three models, their distance to the
+# Ch. 5 (Paper 4), the teaser figure: the three models, their distance to the
 # frontier's midpoint as printed, and their simple average as printed.
 _P4_TEASER = [("A", 0.2, 0.9, 0.582, 0.55), ("B", 0.65, 0.2, 0.578, 0.425), ("C", 0.5, 0.5, 0.376, 0.5)]
 
-# Ch. 5, Tab. of the frontier gradients (thesis lines 5349-5391): slope between the two ends of
+# Ch. 5 (Paper 4), appendix table of the frontier gradients: slope between the two ends of
 # Oracle2Fair's sequence per (Rel, Fair) pair and dataset; None where the thesis prints "-".
 _P4_GRADIENTS = [
     ("HR-Ent", -97.57, -1.86, -0.31, None, -14.74, -6.95),
@@ -411,15 +413,15 @@ _P4_GRADIENTS = [
     ("R-QF", 0.00, 0.00, 0.00, 0.0, -0.53, -0.82),
 ]
 
-# Ch. 5, Tab. of the best-model disagreement between the average and DPFR (thesis lines
-# 4846-4866), in percent of the measure pairs: set-based Rel (P, R), rank-based (MAP, NDCG), all.
+# Ch. 5 (Paper 4), Agreement between Measures, the table of the best-model disagreement between the
+# average and DPFR, in percent of the measure pairs: set-based Rel (P, R), rank-based (MAP, NDCG), all.
 _P4_DISAGREEMENT = [
     ("Lastfm", 50.00, 66.67, 58.33), ("Amazon-lb", 0.00, 0.00, 0.00), ("QK-video", 16.67, 0.00, 8.33),
     ("Jester", 16.67, 83.33, 50.00), ("ML-10M", 0.00, 66.67, 33.33), ("ML-20M", 0.00, 50.00, 25.00),
     ("All datasets", 13.89, 44.44, 29.17),
 ]
 
-# Ch. 5, Tab. of the estimated frontier's efficiency (thesis lines 4868-4935): points of the full
+# Ch. 5 (Paper 4), Efficient DPFR, the table of the estimated frontier's efficiency: points of the full
 # frontier, minutes to compute it and the estimated ones, minimum Kendall tau over the 12 pairs,
 # and the mean distance between the full and the estimated midpoints.
 _P4_EFFICIENCY = [
@@ -495,7 +497,7 @@ def paper4_efficiency() -> pd.DataFrame:
 
 
 # Ch. 5, appendix table of the range of Kendall tau between DPFR from the estimated and from the
-# full frontier over the 12 pairs, for 3-12 points (thesis lines 5514-5535): the lower ends
+# full frontier over the 12 pairs, for 3-12 points: the lower ends
 # (every upper end is 1.00).
 _P4_ESTIMATED_TAU_MIN = [
     (3, 0.78, 0.98, 1.00, 1.00, 0.97, 0.75),
@@ -538,7 +540,7 @@ __all__ += ["paper5_results", "paper5_times"]
 
 _P5_MODELS = ["U-KNN", "I-KNN", "BPR", "NMF", "MVAE", "NGCF", "NCL"]
 
-# Ch. 6, appendix table of the groundwork runs, Lastfm block (thesis lines 5962-6075), k = 10.
+# Ch. 6 (Paper 5), appendix table of the groundwork runs (Extended Empirical Analysis), Lastfm block, k = 10.
 # Rows as printed; the thesis's "ME" and "MME" rows are labelled as printed (see paper5_results).
 _P5_LASTFM = [
     ("HR", 0.7102, 0.7647, 0.7729, 0.7424, 0.7783, 0.7707, 0.7930),
@@ -561,7 +563,8 @@ _P5_LASTFM = [
     ("PUF-NDCG-Jacc", 0.0101, 0.0103, 0.0102, 0.0099, 0.0101, 0.0101, 0.0102),
 ]
 
-# Ch. 6, table of the mean computation time per model in seconds (thesis lines 5768-5791);
+# Ch. 6 (Paper 5), Comparison of All Evaluation Measures, the table of the mean computation time per
+# model in seconds;
 # None where the thesis prints "<0.01".
 _P5_TIMES = [
     ("SD-P", None, 0.01, None, None), ("SD-NDCG", None, 0.02, 0.01, None),

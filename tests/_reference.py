@@ -13,6 +13,7 @@ grade matrix).
 
 from __future__ import annotations
 
+import itertools
 import math
 
 import numpy as np
@@ -735,7 +736,8 @@ def p6_match_titles(recommended, test, similarity, k=10, threshold=0.75):
 # verbatim beside it: ``tests/test_formulas.py`` checks that the record still shows exactly that
 # LaTeX, then compares the transcription with the library on random inputs). A ``case`` holds a
 # small run: ``top`` (m x k lists), ``rel`` (each user's relevant items, none empty), ``hist``
-# (history), ``n``, ``k``, ``m``, and per-user ``x`` (effectiveness), ``g`` (group labels), ``sim``.
+# (history), ``ranking`` (each user's full ranking, ``top`` first), ``n``, ``k``, ``m``, and
+# per-user ``x`` (effectiveness), ``g`` (group labels), ``sim``.
 
 DISPLAYED: dict[str, tuple[str, object]] = {}
 
@@ -895,6 +897,21 @@ def shown_gini_w_ori(case):
     return _gini_sorted(ex)
 
 
+@displayed("Gini-w_our", r"\begin{aligned}\mathrm{Gini\text{-}w}_{\mathrm{our}} &= \frac{\mathrm{Gini\text{-}w}_"
+                         r"{\mathrm{ori}} - \mathrm{Gini\text{-}w}_{\min}}{\mathrm{Gini\text{-}w}_{\max} - \mathrm{Gini"
+                         r"\text{-}w}_{\min}},\\ \mathrm{Gini\text{-}w}_{\max} &= 1 - \frac{C_k}{n},\\ \mathrm{Gini"
+                         r"\text{-}w}_{\min} &= \begin{cases}1 - \dfrac{mC_k}{n}, & km \le n\\[4pt] 0, & km > n"
+                         r"\end{cases},\\ C_k &= \frac{\sum_{\ell=1}^{k}(2\ell-1)\,w_\ell}{\sum_{\ell=1}^{k}w_\ell},"
+                         r"\\ w_\ell &= \frac{1}{\log_2(\ell+1)}\end{aligned}")
+def shown_gini_w_our(case):
+    n, k, m = case["n"], case["k"], case["m"]
+    w = [1 / math.log2(ell + 1) for ell in range(1, k + 1)]
+    c_k = sum((2 * ell - 1) * w[ell - 1] for ell in range(1, k + 1)) / sum(w)
+    g_max = 1 - c_k / n
+    g_min = 1 - m * c_k / n if k * m <= n else 0.0
+    return (shown_gini_w_ori(case) - g_min) / (g_max - g_min)
+
+
 @displayed("FSat_ori", r"\mathrm{FSat}_{\mathrm{ori}} = \frac{1}{n}\sum_{i\in I}\delta\Bigl(c_i \ge \Bigl\lfloor"
                        r"\frac{km}{n}\Bigr\rfloor\Bigr)")
 def shown_fsat_ori(case):
@@ -956,6 +973,164 @@ def shown_ifd_mul(case):
     return total / m
 
 
+def _r01(case, u):
+    """User ``u``'s relevance r_{u,i} of every item (binary: 1 for the relevant items)."""
+    return [1.0 if i in set(case["rel"][u]) else 0.0 for i in range(case["n"])]
+
+
+def _rank(row, i):
+    """z(u, i): the 1-based position of ``i`` in ``row``, None if it is not there."""
+    return row.index(i) + 1 if i in row else None
+
+
+_SHOWN_R_TILDE = (r" \\ \tilde r(u,i) &= \frac{r_{u,i} - \min_{i'} r_{u,i'}}{\max_{i'} r_{u,i'} - "
+                  r"\min_{i'} r_{u,i'}} \\ &\bigl(\mathbb{1}[r_{u,i} > 0]\ \text{if } \max = \min\bigr)")
+
+
+def _r_tilde(case, u):
+    r = _r01(case, u)
+    lo, hi = min(r), max(r)
+    if hi == lo:
+        return [1.0 if v > 0 else 0.0 for v in r]
+    return [(v - lo) / (hi - lo) for v in r]
+
+
+@displayed("IAA_ori", r"\begin{aligned}\mathrm{IAA} &= \frac{1}{mn}\sum_{u\in U}\sum_{i\in I}\bigl|a(u,i) - \tilde r(u,i)"
+                      r"\bigr| \\ a(u,i) &= \mathbb{1}_{L_u}(i)\,\frac{k-z(u,i)}{k-1}" + _SHOWN_R_TILDE + r"\end{aligned}")
+def shown_iaa_ori(case):
+    n, k, m = case["n"], case["k"], case["m"]
+    total = 0.0
+    for u in range(m):
+        rt = _r_tilde(case, u)
+        for i in range(n):
+            z = _rank(case["top"][u], i)
+            a = (k - z) / (k - 1) if z else 0.0
+            total += abs(a - rt[i])
+    return total / (m * n)
+
+
+def _shown_per_user(symbol, score, one_relevant=False):
+    """The LaTeX of a corrected per-user measure, ``score`` the rows defining M(u)."""
+    hat_zero = r" \\ \hat M(u) &= 0\ \text{ if } |R^*_u| = 1" if one_relevant else ""
+    kept = (r"U' &= \{u : M_{\min}(u) < M_{\max}(u)\} \\ &\quad\cup \{u : |R^*_u| = 1\}" if one_relevant
+            else r"U' &= \{u : M_{\min}(u) < M_{\max}(u)\}")
+    return (r"\begin{aligned}" + symbol + r" &= \frac{1}{|U'|}\sum_{u\in U'}\hat M(u) \\ \hat M(u) &= \frac{M(u) - "
+            r"M_{\min}(u)}{M_{\max}(u) - M_{\min}(u)}" + hat_zero + r" \\ " + score + r" \\ M_{\min}(u) &= "
+            r"\min_{L_u} M(u) \\ M_{\max}(u) &= \max_{L_u} M(u) \\ &\text{over all top-}k\text{ lists } L_u "
+            r"\\ " + kept + r"\end{aligned}")
+
+
+def _rescaled_mean(case, score, one_relevant=False):
+    """Mean over U' of (M(u) - min M) / (max M - min M), min and max over every list of k distinct items
+    of I (brute force); ``score(case, u, L)`` is M(u) when user u is shown the list L."""
+    lists = [list(p) for p in itertools.permutations(range(case["n"]), case["k"])]
+    kept = []
+    for u in range(case["m"]):
+        if one_relevant and len(case["rel"][u]) == 1:
+            kept.append(0.0)
+            continue
+        values = [score(case, u, L) for L in lists]
+        lo, hi = min(values), max(values)
+        if hi - lo > 1e-12:                                 # M_min(u) < M_max(u), up to rounding
+            kept.append((score(case, u, case["top"][u]) - lo) / (hi - lo))
+    return sum(kept) / len(kept) if kept else math.nan
+
+
+def _iaa_m(case, u, L):
+    k, rt = case["k"], _r_tilde(case, u)
+    e = [(k + 1 - _rank(L, i)) / k if i in L else 0.0 for i in range(case["n"])]
+    return sum(abs(e[i] - rt[i]) for i in range(case["n"])) / case["n"]
+
+
+@displayed("IAA_our", _shown_per_user(r"\mathrm{IAA}_{\mathrm{our}}",
+                                      r"M(u) &= \frac1n\sum_{i\in I}\bigl|\tilde e(u,i) - \tilde r(u,i)\bigr| \\ "
+                                      r"\tilde e(u,i) &= \mathbb{1}_{L_u}(i)\,\frac{k+1-z(u,i)}{k}" + _SHOWN_R_TILDE))
+def shown_iaa_our(case):
+    return _rescaled_mean(case, _iaa_m)
+
+
+_SHOWN_PAIRS = (r" \\ H_u &= R^*_u \times R^*_u \\ R^*_u &= \{i\in I : "
+                r"r_{u,i} > 0\}")
+
+
+def _pair_mean(case, u, J):
+    """(1/|H_u|) sum over H_u = R*_u x R*_u (ordered, (i, i) included) of max(0, J_i - J_i')."""
+    R = case["rel"][u]
+    return sum(max(0.0, J[i] - J[j]) for i in R for j in R) / len(R) ** 2
+
+
+@displayed("IFD_div_ori", r"\begin{aligned}\mathrm{IFD}_\div &= \frac1m\sum_{u\in U}\frac{1}{|H_u|}\sum_{(i,i')\in H_u}"
+                          r"d_{i,i'} \\ d_{i,i'} &= \max\{0,\ J_\div(u,i) - J_\div(u,i')\} \\ J_\div(u,i) &= "
+                          r"\frac{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}} \\ z(u,i) &= \text{rank of } i \text{ in all of } "
+                          r"I" + _SHOWN_PAIRS + r"\end{aligned}")
+def shown_ifd_div_ori(case):
+    total = 0.0
+    for u in range(case["m"]):
+        r = _r01(case, u)
+        J = {i: 1 / math.log2(_rank(case["ranking"][u], i) + 1) / r[i] for i in case["rel"][u]}
+        total += _pair_mean(case, u, J)
+    return total / case["m"]
+
+
+def _ifd_div_m(case, u, L):
+    r = _r01(case, u)
+    J = {i: (1 / math.log2(_rank(L, i) + 1) if i in L else 0.0) / r[i] for i in case["rel"][u]}
+    return _pair_mean(case, u, J)
+
+
+@displayed("IFD_div_our", _shown_per_user(r"\mathrm{IFD}_{\div\text{-our}}",
+                                          r"M(u) &= \frac{1}{|H_u|}\sum_{(i,i')\in H_u}d_{i,i'} \\ d_{i,i'} &= "
+                                          r"\max\{0,\ J(u,i) - J(u,i')\} \\ J(u,i) &= \mathbb{1}_{L_u}(i)\,\frac"
+                                          r"{e_{\mathrm{DCG}}(z(u,i))}{r_{u,i}}" + _SHOWN_PAIRS, one_relevant=True))
+def shown_ifd_div_our(case):
+    return _rescaled_mean(case, _ifd_div_m, one_relevant=True)
+
+
+def _ifd_mul_m(case, u, L):
+    n, r = case["n"], _r01(case, u)
+    J = [r[i] * (1 / math.log2(_rank(L, i) + 1) if i in L else 0.0) for i in range(n)]
+    return sum((J[a] - J[b]) ** 2 for a in range(n) for b in range(n) if a != b) / (n * (n - 1))
+
+
+@displayed("IFD_mul_our", _shown_per_user(r"\mathrm{IFD}_{\times\text{-our}}",
+                                          r"M(u) &= \frac{1}{n(n-1)}\sum_{i\in I}\sum_{i'\ne i}D_{u,i,i'}^2 \\ "
+                                          r"D_{u,i,i'} &= J(u,i) - J(u,i') \\ J(u,i) &= r_{u,i}\,\mathbb{1}_{L_u}(i)"
+                                          r"\,e_{\mathrm{DCG}}(z(u,i))"))
+def shown_ifd_mul_our(case):
+    return _rescaled_mean(case, _ifd_mul_m)
+
+
+@displayed("HD", r"\begin{aligned}\mathrm{HD} &= \frac{1}{\sqrt2}\sqrt{\sum_{p=1}^{k}\bigl(\sqrt{q'_p} - \sqrt{c'_p}"
+                 r"\bigr)^2} \\ q'_p &= \frac1m\sum_{u\in U}\sum_{i\in I}\delta\bigl(z^*(u,i) = p\bigr)\,r'_{u,i} \\ "
+                 r"r'_{u,i} &= r_{u,i}\Big/\textstyle\sum_{i'\in I} r_{u,i'} \\ c'_p &= \frac1m\sum_{u\in U}\frac"
+                 r"{c^*_{u,p}}{\sum_{\ell=1}^{k}c^*_{u,\ell}} \\ c^*_{u,p} &= \sum_{i\in L_u}\delta\bigl(z^*(u,i) = p"
+                 r"\bigr)\,c'_{u,z(u,i)} \\ c'_{u,p} &= \frac{c_{u,p}}{\sum_{\ell=1}^{k}c_{u,\ell}} \\ c_{u,p} &= "
+                 r"\gamma^{p}\,\rho_{u,p}\prod_{j<p}(1 - \rho_{u,j}) \\ \rho_{u,p} &= \sum_{i\in L_u}\delta\bigl(z(u,i)"
+                 r" = p\bigr)\,r_{u,i} \\ z^*(u,i) &= \text{rank by decreasing } r_{u,i} \\ &\text{ties: "
+                 r"lower index first; } 0/0 := 0\end{aligned}")
+def shown_hd(case, gamma=0.9):
+    n, k, m = case["n"], case["k"], case["m"]
+
+    def ratio(a, b):
+        return a / b if b else 0.0                      # 0/0 := 0
+
+    q, c = [0.0] * (k + 1), [0.0] * (k + 1)             # index p = 1..k
+    for u in range(m):
+        r, L = _r01(case, u), case["top"][u]
+        by_relevance = sorted(range(n), key=lambda i: (-r[i], i))
+        z_star = {i: by_relevance.index(i) + 1 for i in range(n)}
+        for i in range(n):
+            if z_star[i] <= k:
+                q[z_star[i]] += r[i] / sum(r) / m
+        rho = [None] + [r[L[p - 1]] for p in range(1, k + 1)]
+        clicks = [None] + [gamma ** p * rho[p] * math.prod(1 - rho[j] for j in range(1, p)) for p in range(1, k + 1)]
+        c_user = [None] + [ratio(clicks[p], sum(clicks[1:])) for p in range(1, k + 1)]
+        c_star = [None] + [sum(c_user[_rank(L, i)] for i in L if z_star[i] == p) for p in range(1, k + 1)]
+        for p in range(1, k + 1):
+            c[p] += ratio(c_star[p], sum(c_star[1:])) / m
+    return math.sqrt(sum((math.sqrt(q[p]) - math.sqrt(c[p])) ** 2 for p in range(1, k + 1))) / math.sqrt(2)
+
+
 _SHOWN_IMP = (r" \\ \mathrm{Imp}_i(i') &= \sum_{u\in U}\sum_{p=1}^{k} r_{u,i}\,\frac1p\,X_{u,i',p} \\ "
               r"X_{u,i',p} &= \frac{1}{Wm}\sum_{w=1}^{W}\mathbb{1}\bigl[z(u,i',w) = p\bigr]")
 _SHOWN_IMP_UNIF = r" \\ \mathrm{Imp}_i^{unif} &= \frac{1}{mn}\sum_{p=1}^{k}\frac1p\sum_{u\in U}r_{u,i}"
@@ -1003,6 +1178,30 @@ def shown_iwo(case):
     return _off(case, lambda ratio: ratio <= 0.9)
 
 
+_SHOWN_I_MINUS = r" \\ I^- &= \{i : \textstyle\sum_{u\in U} r_{u,i} > 0\}"
+
+
+def _off_relevant(case, test):
+    """Share of I^- (items relevant to some user) for which test(Imp_i(i), Imp_i^unif) holds."""
+    imp = _imp(case)
+    i_minus = [i for i in range(case["n"]) if any(i in set(r) for r in case["rel"])]
+    return sum(test(imp[i][i], _imp_unif(case, i)) for i in i_minus) / len(i_minus)
+
+
+@displayed("IBO_our", r"\begin{aligned}\mathrm{IBO} &= \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \\ &\qquad \ge "
+                      r"1.1\,\mathrm{Imp}_i^{unif}\bigr)" + _SHOWN_I_MINUS + _SHOWN_IMP + _SHOWN_IMP_UNIF
+                      + r"\end{aligned}")
+def shown_ibo_our(case):
+    return _off_relevant(case, lambda own, unif: own >= 1.1 * unif)
+
+
+@displayed("IWO_our", r"\begin{aligned}\mathrm{IWO} &= \frac{1}{|I^-|}\sum_{i\in I^-}\delta\bigl(\mathrm{Imp}_i(i) \\ &\qquad \le "
+                      r"0.9\,\mathrm{Imp}_i^{unif}\bigr)" + _SHOWN_I_MINUS + _SHOWN_IMP + _SHOWN_IMP_UNIF
+                      + r"\end{aligned}")
+def shown_iwo_our(case):
+    return _off_relevant(case, lambda own, unif: own <= 0.9 * unif)
+
+
 def _e_star(case, gamma):
     e = [[0.0] * case["n"] for _ in range(case["m"])]
     for u in range(case["m"]):
@@ -1019,6 +1218,24 @@ def shown_iif(case, gamma=0.8):
     n, m = case["n"], case["m"]
     e, es = _rbp(case, gamma), _e_star(case, gamma)
     return sum((e[u][i] - es[u][i]) ** 2 for u in range(m) for i in range(n)) / (m * n)
+
+
+def _iif_m(case, u, L, gamma=0.8):
+    n, R = case["n"], case["rel"][u]
+    total = 0.0
+    for i in range(n):
+        e = gamma ** (_rank(L, i) - 1) if i in L else 0.0
+        target = (1.0 if i in R else 0.0) / len(R) * (1 - gamma ** len(R)) / (1 - gamma)
+        total += (e - target) ** 2
+    return total / n
+
+
+@displayed("II-F_our", _shown_per_user(r"\mathrm{II\text{-}F}_{\mathrm{our}}",
+                                       r"M(u) &= \frac1n\sum_{i\in I}(E_{u,i} - E^*_{u,i})^2 \\ E_{u,i} &= "
+                                       r"\mathbb{1}_{L_u}(i)\,\gamma^{z(u,i)-1} \\ E^*_{u,i} &= \frac{r_{u,i}}"
+                                       r"{|R^*_u|}\,\frac{1-\gamma^{|R^*_u|}}{1-\gamma}"))
+def shown_iif_our(case):
+    return _rescaled_mean(case, _iif_m)
 
 
 @displayed("AI-F", r"\begin{aligned}\mathrm{AI\text{-}F} &= \frac1n\sum_{i\in I}\bigl(\bar E_i - \bar E^*_i\bigr)^2 "

@@ -82,3 +82,40 @@ def test_no_citation_of_files_outside_the_package():
     hits = [f"{p.relative_to(root)}:{i}" for p in root.rglob("*.py")
             for i, line in enumerate(p.read_text().splitlines(), 1) if re.search(r"\bp[1-6]\.md\b", line)]
     assert not hits, hits
+
+
+#: A citation of the thesis's LaTeX source instead of the thesis: a line number (``L1956``,
+#: ``lines 650-722``), an internal label (``app:boundsproof``, ``ss:maxmin``, ``tab:bounds``,
+#: ``ext_tab:...``, ``Eq. gini-w-max``, ``Tab. bounds``) or a section of a digest (``spec §8.3``).
+SOURCE_CITATION = re.compile(
+    r"\bL\d{4}\b"
+    r"|\blines? \d{3,}"
+    r"|(?<![\w:])(?:[A-Za-z]+_)?(?:app|ss|sss|sec|tab|eq|fig|thm|lem|alg):[a-z][\w-]*"
+    r"|\bEqs?\. [a-z]+-[a-z]"
+    r"|\bTab\. `*[a-z]"
+    r"|\bspec §"
+)
+
+
+@pytest.mark.parametrize("text, cited", [
+    ("source=\"thesis app:boundsproof, Jain (L1956-1962); Tab. bounds\"", True),
+    ("(§``ss:maxmin``, L1754–1797)", True), ("(thesis lines 650-722)", True), ("Paper 3, lines 4208–4447", True),
+    ("Executive Summary's `tab:contrib-guideline`", True), ("`ext_tab:consideration-summary`", True),
+    ("(Eqs. gini-w-max, gini-w-min)", True), ("(spec §8.3 notes)", True), ("Tab. ``tab:bounds``", True),
+    (":class:`~recfair.UndefinedMeasureError`", False), (":func:`inverse` and :math:`e_{\\mathrm{DCG}}`", False),
+    ("Paper 1, appendix (mathematical workings for the bounds), Jain; Table 2", False),
+    ("Paper 3, appendix, Theorems 1-2", False), ("lines of k = 10 items", False),
+    ("the slice ``top_k[:, s:s+width]``", False), (":eq:`label` and :numref:`tab-bounds`", False),
+])
+def test_the_source_citation_pattern(text, cited):
+    assert bool(SOURCE_CITATION.search(text)) is cited, text
+
+
+def test_no_citation_of_thesis_lines_or_labels():
+    """Citations name the thesis's paper, section, equation, table or theorem (or a chapter of the
+    book), never a line of its LaTeX source or an internal label."""
+    root = Path(recfair.__file__).parent
+    files = sorted(root.rglob("*.py")) + sorted(root.rglob("*.md"))
+    hits = [f"{p.relative_to(root)}:{i}: {line.strip()[:80]}" for p in files
+            for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SOURCE_CITATION.search(line)]
+    assert not hits, "\n".join(hits)

@@ -1,9 +1,10 @@
 """Dataset statistics in the layout of the thesis's tables.
 
 The thesis reports, per dataset, ``#users``, ``#items``, ``#interactions`` and sparsity
-``1 - #interactions / (#users * #items)`` (Paper 1 Tab. dataset, Paper 2 Tab. 2), the
+``1 - #interactions / (#users * #items)`` (the dataset tables of Paper 1's and Paper 2's
+experimental setups), the
 ``[users, items, interactions]`` of each split part and the number of relevant (test) items per
-test user: mean, min, median, max (Paper 4 Tab. data_split and rel_item_stat).
+test user: mean, min, median, max (Paper 4's appendix, Extended Dataset Statistics).
 """
 
 from __future__ import annotations

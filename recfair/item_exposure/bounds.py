@@ -76,7 +76,7 @@ def jain_most_unfair(m: int, n: int, k: int) -> float:
 
 
 def jain_most_fair(m: int, n: int, k: int) -> float:
-    r"""Jain's index of the balanced counts: :math:`\frac{(km)^2}{n(nf^2 + r(2f+1))}` (Eq. jain-max).
+    r"""Jain's index of the balanced counts: :math:`\frac{(km)^2}{n(nf^2 + r(2f+1))}` (Paper 1, Resolving Limitations: Jain_max).
 
     Equals ``km / n`` when ``km < n`` and 1 when ``n`` divides ``km``; it is the true maximum.
 
@@ -124,7 +124,7 @@ def ent_most_unfair(m: int, n: int, k: int, base=None) -> float:
 
 
 def ent_most_fair(m: int, n: int, k: int, base=None) -> float:
-    r"""Entropy of the balanced counts (Eq. ent-max): base ``n`` by default.
+    r"""Entropy of the balanced counts (Paper 1, Resolving Limitations: Ent_max): base ``n`` by default.
 
     .. math::
 
@@ -161,7 +161,7 @@ def gini_most_unfair(m: int, n: int, k: int) -> float:
 
 
 def gini_most_fair(m: int, n: int, k: int) -> float:
-    r"""Gini index of the balanced counts: :math:`\frac{(n-r)\,r}{kmn}` (Eq. gini-min).
+    r"""Gini index of the balanced counts: :math:`\frac{(n-r)\,r}{kmn}` (Paper 1, Resolving Limitations: Gini_min).
 
     0 when ``n`` divides ``km``; ``1 - km/n`` when ``km < n`` (the thesis's text says
     ``km > n`` there, a slip).
@@ -175,7 +175,7 @@ def gini_most_fair(m: int, n: int, k: int) -> float:
 
 
 def gini_w_most_unfair(m: int, n: int, k: int) -> float:
-    r"""DCG-weighted Gini of the same ranked list for everyone (Eq. gini-w-max).
+    r"""DCG-weighted Gini of the same ranked list for everyone (Paper 1, Resolving Limitations: Gini-w_max).
 
     .. math::
 
@@ -193,7 +193,7 @@ def gini_w_most_unfair(m: int, n: int, k: int) -> float:
 
 
 def gini_w_most_fair(m: int, n: int, k: int) -> float:
-    r"""DCG-weighted Gini when all ``km`` slots hold distinct items (Eq. gini-w-min): ``km <= n`` only.
+    r"""DCG-weighted Gini when all ``km`` slots hold distinct items (Paper 1, Resolving Limitations: Gini-w_min): ``km <= n`` only.
 
     .. math::
 
@@ -222,7 +222,7 @@ def gini_w_most_fair(m: int, n: int, k: int) -> float:
 # --------------------------------------------------------------------------- FSat
 
 def fsat_most_unfair(m: int, n: int, k: int) -> float:
-    """The thesis's most unfair FSat, ``k / n`` (Tab. bounds), used by the correction.
+    """The thesis's most unfair FSat, ``k / n`` (Paper 1's table of achievable scores), used by the correction.
 
     It is FSat of the same ``k`` items for everyone when ``km >= n``. It is *not* the
     true minimum (see :func:`fsat_true_minimum`), and when ``km < n`` every list scores 1.
@@ -391,7 +391,7 @@ def achievable(name: str, m: int, n: int, k: int, **params):
     Returns
     -------
     Bounds
-        ``Bounds(most_unfair, most_fair)`` (thesis Tab. bounds). Which ends are exact:
+        ``Bounds(most_unfair, most_fair)`` (Paper 1's table of achievable scores). Which ends are exact:
 
         * Jain, QF, Gini, Ent: both exact (Ent's most unfair end is the value of the
           defined entropy; the original is undefined there when ``k < n``);

@@ -5,7 +5,7 @@ into the measure's own formula and lets sympy do the algebra. It returns a
 :class:`~recfair.symbolic.Derivation`: the captioned steps, the closed form and its special
 cases. The numeric twins live in :mod:`recfair.item_exposure.bounds`; the tests check that both agree.
 
-Two recommendations recur (thesis §2.5, appendix ``app:boundsproof``):
+Two recommendations recur (Paper 1, appendix on the mathematical workings for the bounds):
 
 * **most unfair**: the same :math:`k` items go to all :math:`m` users, so :math:`k` items are
   counted :math:`m` times and the other :math:`n - k` never;
@@ -49,6 +49,11 @@ SUM_C = Typeset(r"\sum_{i\in I} c_i")
 SUM_C2 = Typeset(r"\sum_{i\in I} c_i^2")
 KM = Typeset(r"km")
 C_MIN = Typeset(r"c_{\min}")
+
+# where the thesis states the bounds (cited by paper, section and name, never by line or label)
+_APPENDIX = "Paper 1, appendix (mathematical workings for the bounds)"
+_TABLE = "Paper 1's table of achievable scores"
+_RESOLVING = "Paper 1, section Resolving Limitations"
 
 
 def dcg_weight(position):
@@ -98,7 +103,7 @@ def jain_most_unfair() -> Derivation:
     return Derivation(
         key="jain_most_unfair", measure="Jain_ori", end="most_unfair",
         symbol=Typeset(r"\mathrm{Jain}_{\min}"), steps=tuple(steps), result=result, symbols=_MNK,
-        domain=_K_BELOW_N, source="thesis app:boundsproof, Jain (L1956-1962); Tab. bounds",
+        domain=_K_BELOW_N, source=f"{_APPENDIX}, Jain; {_TABLE}",
     )
 
 
@@ -126,7 +131,7 @@ def jain_most_fair() -> Derivation:
         key="jain_most_fair", measure="Jain_ori", end="most_fair",
         symbol=Typeset(r"\mathrm{Jain}_{\max}"), steps=tuple(steps), result=result, symbols=_MNKFR,
         domain=_K_BELOW_N, cases=cases, forms={"thesis": thesis},
-        source="thesis app:boundsproof, Jain (L1963-1976); Tab. bounds",
+        source=f"{_APPENDIX}, Jain; {_TABLE}",
     )
 
 
@@ -155,7 +160,7 @@ def qf_most_unfair() -> Derivation:
     return Derivation(
         key="qf_most_unfair", measure="QF_ori", end="most_unfair",
         symbol=Typeset(r"\mathrm{QF}_{\min}"), steps=tuple(steps), result=result, symbols=_MNK,
-        domain=_K_BELOW_N, source="thesis app:boundsproof, QF (L1978-1983)",
+        domain=_K_BELOW_N, source=f"{_APPENDIX}, QF",
     )
 
 
@@ -178,7 +183,7 @@ def qf_most_fair() -> Derivation:
     return Derivation(
         key="qf_most_fair", measure="QF_ori", end="most_fair",
         symbol=Typeset(r"\mathrm{QF}_{\max}"), steps=tuple(steps), result=result, symbols=_MNK,
-        domain=_K_BELOW_N, cases=cases, source="thesis app:boundsproof, QF (L1984-1991)",
+        domain=_K_BELOW_N, cases=cases, source=f"{_APPENDIX}, QF",
     )
 
 
@@ -212,7 +217,7 @@ def ent_most_unfair() -> Derivation:
         key="ent_most_unfair", measure="Ent_ori", end="most_unfair",
         symbol=Typeset(r"\mathrm{Ent}_{\min}"), steps=tuple(steps), result=result, symbols=_MNK,
         domain=_K_BELOW_N, cases=cases, log_result=True,
-        source="thesis app:boundsproof, Ent (L1993-2000)",
+        source=f"{_APPENDIX}, Ent",
     )
 
 
@@ -248,7 +253,7 @@ def ent_most_fair() -> Derivation:
         key="ent_most_fair", measure="Ent_ori", end="most_fair",
         symbol=Typeset(r"\mathrm{Ent}_{\max}"), steps=tuple(steps), result=result, symbols=_MNKFR,
         domain=_K_BELOW_N, cases=cases, forms={"thesis": thesis}, numeric_result=numeric,
-        log_result=True, source="thesis app:boundsproof, Ent (L2001-2006); Eq. ent-max (L1447-1453)",
+        log_result=True, source=f"{_APPENDIX}, Ent; {_RESOLVING}, the equation of Ent_max",
     )
 
 
@@ -262,7 +267,7 @@ XBAR = Typeset(r"\bar{x}")
 
 @cache
 def gini_most_unfair() -> Derivation:
-    r"""B7: :math:`\mathrm{Gini}_{\max} = 1 - k/n` from the sorted-index form of Eq. gini-ori."""
+    r"""B7: :math:`\mathrm{Gini}_{\max} = 1 - k/n` from the sorted-index form of the Gini index (Paper 1's definition)."""
     numerator_sum = sp.Sum((2 * j - n - 1) * m, (j, n - k + 1, n))
     numerator = as_written(numerator_sum.doit(), k * m * (n - k))
     twice_j = as_written(2 * sp.Sum(j, (j, n - k + 1, n)).doit(), (2 * n - k + 1) * k)
@@ -282,7 +287,7 @@ def gini_most_unfair() -> Derivation:
     return Derivation(
         key="gini_most_unfair", measure="Gini_ori", end="most_unfair",
         symbol=Typeset(r"\mathrm{Gini}_{\max}"), steps=tuple(steps), result=result, symbols=_MNK,
-        domain=_K_BELOW_N, source="thesis app:boundsproof, Gini (L2008-2021)",
+        domain=_K_BELOW_N, source=f"{_APPENDIX}, Gini",
     )
 
 
@@ -314,14 +319,14 @@ def gini_most_fair() -> Derivation:
     ]
     cases = {
         "n divides km (r = 0)": sp.simplify(result.subs(r, 0)),
-        # the thesis says "km > n" here (L1473); the simplification needs km < n
+        # the thesis says "km > n" beside its Gini_min equation; the simplification needs km < n
         "km < n (f = 0, r = km)": sp.expand(sp.simplify(result.subs(f, 0)).subs(r, k * m)),
     }
     return Derivation(
         key="gini_most_fair", measure="Gini_ori", end="most_fair",
         symbol=Typeset(r"\mathrm{Gini}_{\min}"), steps=tuple(steps), result=result, symbols=_MNKFR,
         domain=_K_BELOW_N, cases=cases, forms={"thesis": thesis},
-        source="thesis app:boundsproof, Gini (L2023-2054); Eq. gini-min (L1473-1477)",
+        source=f"{_APPENDIX}, Gini; {_RESOLVING}, the equation of Gini_min",
     )
 
 
@@ -398,7 +403,7 @@ def gini_w_most_unfair() -> Derivation:
         symbol=Typeset(r"\mathrm{Gini\text{-}w}_{\max}"), steps=tuple(steps), result=result,
         symbols=_MNK, domain=_K_BELOW_N, cases=cases,
         forms={"thesis": thesis, "general weights": general},
-        source="thesis app:boundsproof, Gini-w (L2056-2067); Eq. gini-w-max (L1496-1501)",
+        source=f"{_APPENDIX}, Gini-w; {_RESOLVING}, the equation of Gini-w_max",
     )
 
 
@@ -445,7 +450,7 @@ def gini_w_most_fair() -> Derivation:
         symbol=Typeset(r"\mathrm{Gini\text{-}w}_{\min}"), steps=tuple(steps), result=result,
         symbols=_MNK, domain=sp.And(_K_BELOW_N, sp.Le(k * m, n)), cases=cases,
         forms={"thesis": thesis, "general weights": general},
-        source="thesis app:boundsproof, Gini-w (L2069-2093); Eq. gini-w-min (L1488-1494)",
+        source=f"{_APPENDIX}, Gini-w; {_RESOLVING}, the equation of Gini-w_min",
     )
 
 
@@ -511,7 +516,7 @@ def fsat_most_unfair() -> Derivation:
         symbol=Typeset(r"\mathrm{FSat}_{\min}"), steps=tuple(steps), result=result, symbols=_MNK,
         domain=sp.And(_K_BELOW_N, sp.Ge(k * m, n)),
         cases={"km < n (same lists)": sp.simplify(always.subs(_delta_values(always)))},
-        source="thesis app:boundsproof, FSat (L2095-2103); Tab. bounds",
+        source=f"{_APPENDIX}, FSat; {_TABLE}",
     )
 
 
@@ -556,7 +561,7 @@ def fsat_true_minimum() -> Derivation:
         symbols={**_MNKFR, "s": s}, domain=_K_BELOW_N,
         cases={"n = 3, k = 2, m = 6": result.subs({n: 3, f: 4, r: 0, m: 6}), "km < n": sp.Integer(1)},
         forms={"with km": sp.ceiling(boundary) / n}, numeric_result=numeric,
-        source="derived here (thesis Ch. 3, Paper 1, does not state it)",
+        source="derived here (thesis Ch. 2, Paper 1, does not state it)",
     )
 
 
@@ -576,7 +581,7 @@ def fsat_most_fair() -> Derivation:
     return Derivation(
         key="fsat_most_fair", measure="FSat_ori", end="most_fair",
         symbol=Typeset(r"\mathrm{FSat}_{\max}"), steps=tuple(steps), result=result, symbols=_MNKFR,
-        domain=_K_BELOW_N, source="thesis app:boundsproof, FSat (L2104-2112)",
+        domain=_K_BELOW_N, source=f"{_APPENDIX}, FSat",
     )
 
 
@@ -633,11 +638,11 @@ def vocd_upper_bound() -> Derivation:
         cases={"beta = 0": result.subs(beta, 0), "m = 3, beta = 0": result.subs({m: 3, beta: 0}),
                "m = 2, beta = 3/5": result.subs({m: 2, beta: sp.Rational(3, 5)})},
         forms={"thesis": thesis},
-        source="thesis Ch. 3 (Paper 1), appendix on VoCD, Theorems 1-2",
+        source="thesis Ch. 2 (Paper 1), appendix on VoCD, Theorems 1-2",
     )
 
 # --------------------------------------------------------------------------- II-D and AI-D, single round
-# II-D and AI-D in a single round (:math:`W = 1`), derived with sympy (thesis Ch. 3, Paper 1).
+# II-D and AI-D in a single round (:math:`W = 1`), derived with sympy (thesis Ch. 2, Paper 1).
 # 
 # Neither bound is in the thesis. In one round every user's list gives RBP exposures
 # :math:`\gamma^0, \dots, \gamma^{k-1}` to exactly :math:`k` items and 0 to the other
@@ -712,7 +717,7 @@ def iid_single_round() -> Derivation:
         key="iid_single_round", measure="II-D_ori", end="constant", symbol=IID, steps=tuple(steps),
         result=thesis_like, symbols=_PARAMS, params=("n", "k"), defaults={"gamma": 0.8},
         domain=sp.Le(k, n), cases=cases,
-        source="derived here; thesis Ch. 3 (Paper 1) states only that II-D is constant",
+        source="derived here; thesis Ch. 2 (Paper 1) states only that II-D is constant",
     )
 
 
@@ -748,7 +753,7 @@ def aid_single_round_max() -> Derivation:
         symbols=_PARAMS, params=("n", "k"), defaults={"gamma": 0.8}, domain=sp.Le(k, n),
         cases={"n = 4, k = 2 (same list)": aid_same},
         forms={"decomposition": sp.expand(collapsed / n)},
-        source="derived here (thesis Ch. 3, Paper 1)",
+        source="derived here (thesis Ch. 2, Paper 1)",
     )
 
 

@@ -2,14 +2,15 @@
 
 This module builds the artificial recommendations of the experiments in thesis Chapter 2 (Paper 1, Rampisela et al., TORS 2024):
 
-* Exp. 3, max/min achievable fairness (§``ss:maxmin``, L1754–1797): the MostFair and
+* Exp. 3, max/min achievable fairness (Paper 1, Empirical Analysis, Max/min Achievable Fairness): the MostFair and
   MostUnfair recommenders, in the *repeatable* setting (:func:`most_fair_top_k`,
   :func:`most_unfair_top_k`) and the *non-repeatable* one, where a user's train/validation
   items may not be recommended (:func:`most_fair_top_k_nonrepeatable`,
   :func:`most_unfair_top_k_nonrepeatable`);
-* Exp. 4, sliding window over rank positions (§``ss:sliding``, L1799–1825): :func:`sliding_windows`;
+* Exp. 4, sliding window over rank positions (Paper 1, Empirical Analysis, Sliding Window): :func:`sliding_windows`;
 * Exp. 5, artificial insertion of least-exposed relevant items, and its reverse with
-  most-exposed irrelevant items (§``ss:insert``, L1827–1863; App. ``app:insert``, L2240–2246):
+  most-exposed irrelevant items (Paper 1, Empirical Analysis, Artificial Insertion of Items, and the appendix's extended
+  insertion results):
   :func:`insertion_top_k`, :func:`insertion_steps`, :func:`insertion_relevant`.
 
 Every generator is deterministic. Items and users are 0-based; top-k arrays are
@@ -35,7 +36,7 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------------------------
-# Exp. 3 (thesis L1754–1797): MostFair / MostUnfair recommenders
+# Exp. 3 (Paper 1, Max/min Achievable Fairness): MostFair / MostUnfair recommenders
 # ---------------------------------------------------------------------------------------------
 
 def _check_k_le_n(k: int, n_items: int) -> None:
@@ -46,9 +47,9 @@ def _check_k_le_n(k: int, n_items: int) -> None:
 def most_unfair_top_k(n_users: int, n_items: int, k: int, *, items=None) -> np.ndarray:
     """Repeatable MostUnfair: the same ``k`` items, in the same order, for every user.
 
-    Thesis Ch. 2, Exp. 3 (§``ss:maxmin``, L1760–1762): "Repeatable MostUnfair recommends the
+    Paper 1, Exp. 3 (Max/min Achievable Fairness): "Repeatable MostUnfair recommends the
     same ``k`` items to each user". It attains the achievable most unfair value @k of
-    every corrected measure (Tab. ``tab:bounds``); every item of ``items`` is recommended
+    every corrected measure (Paper 1's table of achievable scores); every item of ``items`` is recommended
     ``n_users`` times and every other item never.
 
     Parameters
@@ -101,13 +102,13 @@ def most_unfair_top_k(n_users: int, n_items: int, k: int, *, items=None) -> np.n
 def most_fair_top_k(n_users: int, n_items: int, k: int) -> np.ndarray:
     """Repeatable MostFair: round-robin over the catalogue, user ``u`` gets ``(u*k + j) mod n``.
 
-    Thesis Ch. 2, Exp. 3 (§``ss:maxmin``, L1761): every item is recommended equally often,
+    Paper 1, Exp. 3 (Max/min Achievable Fairness): every item is recommended equally often,
     or, when ``n`` does not divide ``km``, ``floor(km/n)`` or ``floor(km/n) + 1`` times. As
     in the authors' code (``04_most_fair_unfair.ipynb``), the item list is repeated,
     truncated to ``km`` slots and reshaped to ``(m, k)``; here the list is ``0..n-1``, so
     the first ``km mod n`` items get the extra slot. Rows never repeat an item since
     ``k <= n``. Gini-w depends on which rank each item gets; this is the authors'
-    round-robin assignment, not a Gini-w-optimal one (spec §8.3 notes).
+    round-robin assignment, not a Gini-w-optimal one (the book's chapter :ref:`p1-experiments`).
 
     Parameters
     ----------
@@ -141,7 +142,7 @@ def most_fair_top_k(n_users: int, n_items: int, k: int) -> np.ndarray:
 def popularity_order(popularity) -> np.ndarray:
     """Items in increasing popularity, ties by item index (a stable sort).
 
-    The global order of the non-repeatable recommenders of Exp. 3 (spec §8.3 [code]):
+    The global order of the non-repeatable recommenders of Exp. 3 (as in the authors' code):
     items never seen in train/validation (popularity 0) come first.
 
     >>> popularity_order([3, 0, 1, 0])
@@ -202,9 +203,9 @@ def _nonrepeatable_inputs(history, n_items, k, popularity):
 def most_unfair_top_k_nonrepeatable(history, *, n_items: int, k: int, popularity=None) -> np.ndarray:
     """Non-repeatable MostUnfair: the ``k`` globally least popular items each user may receive.
 
-    Thesis Ch. 2, Exp. 3 (§``ss:maxmin``, L1762): like repeatable MostUnfair, "but if any of
+    Paper 1, Exp. 3 (Max/min Achievable Fairness): like repeatable MostUnfair, "but if any of
     those ``k`` items is a non-recommendable item, [it] is replaced by a recommendable item".
-    How (spec §8.3 [code], §10.2 U7): one **global** order of increasing train+validation
+    How (the authors' code; the thesis leaves it open): one **global** order of increasing train+validation
     popularity; each user gets its first ``k`` items, skipping that user's history items.
     Items with popularity 0 (seen only in test) come first. Ties in popularity go to the
     lower item index (the authors' code used ``Counter.most_common`` order, an
@@ -276,7 +277,7 @@ def most_unfair_top_k_nonrepeatable(history, *, n_items: int, k: int, popularity
 def most_fair_top_k_nonrepeatable(history, *, n_items: int, k: int, popularity=None) -> np.ndarray:
     """Non-repeatable MostFair: user by user, the ``k`` least exposed recommendable items.
 
-    Thesis Ch. 2, Exp. 3 (§``ss:maxmin``, L1761): "For one user at a time, we then recommend
+    Paper 1, Exp. 3 (Max/min Achievable Fairness): "For one user at a time, we then recommend
     the least popular ``k`` recommendable items based on the current recommendation lists
     of all users", where an item is recommendable to a user unless it is in the user's
     train/validation split. Spec §8.3 [code] / §10.2 U7: the first user gets the first
@@ -366,13 +367,13 @@ def most_fair_top_k_nonrepeatable(history, *, n_items: int, k: int, popularity=N
 
 
 # ---------------------------------------------------------------------------------------------
-# Exp. 4 (thesis L1799–1825): sliding window over rank positions
+# Exp. 4 (Paper 1, Sliding Window): sliding window over rank positions
 # ---------------------------------------------------------------------------------------------
 
 def sliding_windows(top_k, *, width: int = 5, n_windows: int | None = None) -> list[tuple[int, np.ndarray]]:
     """Windows of consecutive rank positions, each to be evaluated as a top-``width`` list.
 
-    Thesis Ch. 2, Exp. 4 (§``ss:sliding``, L1805–1806): measures are computed on rank
+    Paper 1, Exp. 4 (Sliding Window): measures are computed on rank
     windows 1–5, 2–6, ..., 5–9 of the BPR top-10 lists. Spec §8.4 [code] / §10.2 U5: the
     window starting at 0-based ``s`` is the slice ``top_k[:, s:s+width]`` for
     ``s = 0..4``, evaluated with ``k = width`` (so every measure and bound is @5; relevance
@@ -424,7 +425,7 @@ def sliding_windows(top_k, *, width: int = 5, n_windows: int | None = None) -> l
 
 
 # ---------------------------------------------------------------------------------------------
-# Exp. 5 (thesis L1827–1863, App. L2240–2246): artificial insertion
+# Exp. 5 (Paper 1, Artificial Insertion of Items, and its appendix): artificial insertion
 # ---------------------------------------------------------------------------------------------
 
 _INSERTION_KINDS = ("le", "me")
@@ -446,8 +447,8 @@ def _insertion_args(n_users, n_items, k, kind):
 def insertion_top_k(n_users: int, n_items: int, k: int, *, n_inserted: int, kind: str = "le") -> np.ndarray:
     """The top-k lists of the artificial insertion experiment after ``n_inserted`` steps.
 
-    Thesis Ch. 2, Exp. 5 (§``ss:insert``, L1835–1843; spec §8.5 and §10.2 U6). Two list
-    states are interpolated from the bottom up:
+    Paper 1, Exp. 5 (Artificial Insertion of Items; the book's chapter :ref:`p1-experiments`).
+    Two list states are interpolated from the bottom up:
 
     * *start* (most unfair): every user gets items ``0..k-1`` (the thesis's
       ``i_1..i_k``) in that order;
@@ -459,7 +460,7 @@ def insertion_top_k(n_users: int, n_items: int, k: int, *, n_inserted: int, kind
     ``kind="le"`` inserts jointly least-exposed and relevant items: after ``t`` steps the
     last ``t`` positions (0-based ``k-t .. k-1``) hold the end items and the rest the start
     items. Each step replaces one rank position **for all users at once**, the bottom one
-    first. ``kind="me"`` is the reverse run of the appendix (L2243–2246): it starts from the
+    first. ``kind="me"`` is the reverse run of Paper 1's appendix (extended insertion results): it starts from the
     end state and puts back copies of the start items, again bottom first, so position
     ``p`` receives item ``p``. Either way the fraction of inserted positions is
     ``P = n_inserted / k``.
@@ -509,12 +510,12 @@ def insertion_top_k(n_users: int, n_items: int, k: int, *, n_inserted: int, kind
 def insertion_steps(n_users: int, n_items: int, k: int, *, kind: str = "le"):
     """All ``k + 1`` states of the artificial insertion experiment, as ``(P, top_k)`` pairs.
 
-    Thesis Ch. 2, Exp. 5 (§``ss:insert``, L1827–1863): ``P`` runs from 0 to 1 in steps of
+    Paper 1, Exp. 5 (Artificial Insertion of Items): ``P`` runs from 0 to 1 in steps of
     ``1/k``; the ``t``-th state is :func:`insertion_top_k` with ``n_inserted = t`` and
     ``P = t / k``. The relevance labels, the same at every step, are
     :func:`insertion_relevant`. With ``m=1000``, ``n=10000``, ``k=10`` (the thesis setup) the
     state at ``P = 0.9`` still recommends item 0 to every user, which is why Jain stays near
-    0 (about 0.0099) while QF and FSat reach 0.9001 (spec §8.5, T14).
+    0 (about 0.0099) while QF and FSat reach 0.9001 (the book's chapter :ref:`p1-experiments`).
 
     Parameters
     ----------
@@ -543,8 +544,8 @@ def insertion_steps(n_users: int, n_items: int, k: int, *, kind: str = "le"):
 def insertion_relevant(n_users: int, n_items: int, k: int) -> sp.csr_matrix:
     """Relevance labels of the insertion experiment: user ``u``'s relevant items are ``u*k .. u*k+k-1``.
 
-    Thesis Ch. 2, Exp. 5 (L1836–1841; spec §8.5 [code]): the inserted items are relevant only
-    to the user who receives them, every user has exactly ``k`` relevant items, and the
+    Paper 1, Exp. 5 (Artificial Insertion of Items; the authors' code): the inserted items are
+    relevant only to the user who receives them, every user has exactly ``k`` relevant items, and the
     start items ``0..k-1`` are relevant to user 0 only. The labels do not change over the
     steps (hence relevance is already 0.001 at ``P = 0`` for ``m = 1000``) and are the same
     for the ``"le"`` and ``"me"`` runs.

@@ -602,7 +602,7 @@ def jain_index(top_k, *, n_items, k=None, on_undefined="warn") -> float:
         = \frac{(km)^2}{n \sum_{i \in I} c_i^2}
 
     where :math:`c_i` is the number of users whose top-k list contains item :math:`i`
-    (Eq. jain-ori; chapter :ref:`jain`).
+    (Paper 1, Individual Item Fairness Measures: Jain_ori; chapter :ref:`jain`).
 
     Parameters
     ----------
@@ -629,7 +629,7 @@ def jain_index(top_k, *, n_items, k=None, on_undefined="warn") -> float:
     ----------
     .. [1] R. Jain, D. Chiu, W. Hawe (1984). A quantitative measure of fairness and
            discrimination for resource allocation in shared computer systems. DEC-TR-301.
-    .. [2] <<thesis>>, Eq. jain-ori.
+    .. [2] <<thesis>>, section Individual Item Fairness Measures (Jain_ori).
 
     Examples
     --------
@@ -656,7 +656,7 @@ def jain_index_corrected(top_k, *, n_items, k=None, on_undefined="warn") -> floa
         {\mathrm{Jain}_{\max} - \frac{k}{n}}, \qquad
         \mathrm{Jain}_{\max} = \frac{(km)^2}{n\,\bigl(nf^2 + r(2f+1)\bigr)}
 
-    with :math:`km = nf + r`, :math:`0 \le r < n` (Eqs. jain-max, jain-norm).
+    with :math:`km = nf + r`, :math:`0 \le r < n` (Paper 1, Resolving Limitations: Jain_max, Jain_our).
 
     Parameters
     ----------
@@ -680,7 +680,7 @@ def jain_index_corrected(top_k, *, n_items, k=None, on_undefined="warn") -> floa
 
     References
     ----------
-    .. [1] <<thesis>>, Eq. jain-norm.
+    .. [1] <<thesis>>, section Resolving Limitations (Jain_our).
 
     Examples
     --------
@@ -708,7 +708,8 @@ def qualification_fairness(top_k, *, n_items, k=None, on_undefined="warn") -> fl
         \mathrm{QF}_{\mathrm{ori}} = \frac{\bigl(\sum_{i \in I} \mathbb{1}_R(i)\bigr)^2}
         {n \sum_{i \in I} \mathbb{1}_R(i)^2} = \frac{|R|}{n}
 
-    where :math:`R` is the set of items in at least one top-k list (Eq. qf-ori; chapter :ref:`qf`).
+    where :math:`R` is the set of items in at least one top-k list (Paper 1, Individual Item
+    Fairness Measures: QF_ori; chapter :ref:`qf`).
 
     Parameters
     ----------
@@ -736,7 +737,7 @@ def qualification_fairness(top_k, *, n_items, k=None, on_undefined="warn") -> fl
     .. [2] M. Mansoury, H. Abdollahpouri, M. Pechenizkiy, B. Mobasher, R. Burke (2020).
            FairMatch: a graph-based approach for improving aggregate diversity in recommender
            systems. UMAP.
-    .. [3] <<thesis>>, Eq. qf-ori.
+    .. [3] <<thesis>>, section Individual Item Fairness Measures (QF_ori).
 
     Examples
     --------
@@ -765,7 +766,7 @@ def qualification_fairness_corrected(top_k, *, n_items, k=None, on_undefined="wa
         \dfrac{\mathrm{QF}_{\mathrm{ori}} - \frac{k}{n}}{\frac{km}{n} - \frac{k}{n}} = \dfrac{|R| - k}{k(m-1)} & km < n
         \end{cases}
 
-    (Eq. qf-norm).
+    (Paper 1, Resolving Limitations: QF_our).
 
     Parameters
     ----------
@@ -788,7 +789,7 @@ def qualification_fairness_corrected(top_k, *, n_items, k=None, on_undefined="wa
 
     References
     ----------
-    .. [1] <<thesis>>, Eq. qf-norm.
+    .. [1] <<thesis>>, section Resolving Limitations (QF_our).
 
     Examples
     --------
@@ -813,8 +814,8 @@ def item_entropy(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> f
 
         \mathrm{Ent}_{\mathrm{ori}} = -\sum_{i \in I} p(i) \log_b p(i), \qquad p(i) = \frac{c_i}{km}
 
-    with log base :math:`b = n` by default, as in the thesis's experiments (Eq. ent-ori;
-    chapter :ref:`entropy`).
+    with log base :math:`b = n` by default, as in the thesis's experiments (Paper 1, Individual
+    Item Fairness Measures: Ent_ori; chapter :ref:`entropy`).
 
     Parameters
     ----------
@@ -848,7 +849,7 @@ def item_entropy(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> f
     .. [2] G. K. Patro, A. Biswas, N. Ganguly, K. P. Gummadi, A. Chakraborty (2020).
            FairRec: two-sided fairness for personalized recommendations in two-sided
            platforms. WWW.
-    .. [3] <<thesis>>, Eq. ent-ori.
+    .. [3] <<thesis>>, section Individual Item Fairness Measures (Ent_ori).
 
     Examples
     --------
@@ -872,7 +873,7 @@ def item_entropy_defined(top_k, *, n_items, k=None, base=None, on_undefined="war
 
         \mathrm{Ent}_{\mathrm{def}} = -\sum_{i \in R} p(i) \log_b p(i), \qquad p(i) = \frac{c_i}{km}
 
-    (Eq. ent-fair).
+    (Paper 1, Resolving Limitations: Ent_def).
 
     Parameters
     ----------
@@ -897,7 +898,7 @@ def item_entropy_defined(top_k, *, n_items, k=None, base=None, on_undefined="war
 
     References
     ----------
-    .. [1] <<thesis>>, Eq. ent-fair.
+    .. [1] <<thesis>>, section Resolving Limitations (Ent_def).
 
     Examples
     --------
@@ -924,7 +925,8 @@ def item_entropy_corrected(top_k, *, n_items, k=None, base=None, on_undefined="w
         \dfrac{\mathrm{Ent}_{\mathrm{def}} - \log k}{\log km - \log k} & km < n
         \end{cases}
 
-    with :math:`\mathrm{Ent}_{\max}` the entropy of the balanced counts (Eqs. ent-max, ent-norm).
+    with :math:`\mathrm{Ent}_{\max}` the entropy of the balanced counts (Paper 1, Resolving
+    Limitations: Ent_max, Ent_our).
 
     Parameters
     ----------
@@ -950,7 +952,7 @@ def item_entropy_corrected(top_k, *, n_items, k=None, base=None, on_undefined="w
 
     References
     ----------
-    .. [1] <<thesis>>, Eq. ent-norm.
+    .. [1] <<thesis>>, section Resolving Limitations (Ent_our).
 
     Examples
     --------
@@ -979,7 +981,7 @@ def gini_index(top_k, *, n_items, k=None, rounds=None, on_undefined="warn") -> f
         \qquad Ex_j = \sum_{u \in U} \sum_{w=1}^{W} \mathbb{1}_{R^k_{u,w}}(x_j)
 
     where :math:`x_j` is the item with the :math:`j`-th smallest exposure (uniform
-    examination; Eq. gini-ori; chapter :ref:`gini`).
+    examination; Paper 1, Individual Item Fairness Measures: Gini_ori; chapter :ref:`gini`).
 
     Parameters
     ----------
@@ -1007,7 +1009,7 @@ def gini_index(top_k, *, n_items, k=None, rounds=None, on_undefined="warn") -> f
     .. [1] C. Gini (1912). Variabilità e mutabilità.
     .. [2] M. Mansoury, H. Abdollahpouri, M. Pechenizkiy, B. Mobasher, R. Burke (2020).
            FairMatch. UMAP.
-    .. [3] <<thesis>>, Eq. gini-ori.
+    .. [3] <<thesis>>, section Individual Item Fairness Measures (Gini_ori).
 
     Examples
     --------
@@ -1034,7 +1036,7 @@ def gini_index_corrected(top_k, *, n_items, k=None, rounds=None, on_undefined="w
         {1 - \frac{k}{n} - \mathrm{Gini}_{\min}}, \qquad
         \mathrm{Gini}_{\min} = \frac{(n - r)\, r}{kmn}
 
-    with :math:`km = nf + r` (Eqs. gini-min, gini-norm).
+    with :math:`km = nf + r` (Paper 1, Resolving Limitations: Gini_min, Gini_our).
 
     Parameters
     ----------
@@ -1059,7 +1061,7 @@ def gini_index_corrected(top_k, *, n_items, k=None, rounds=None, on_undefined="w
 
     References
     ----------
-    .. [1] <<thesis>>, Eq. gini-norm.
+    .. [1] <<thesis>>, section Resolving Limitations (Gini_our).
 
     Examples
     --------
@@ -1087,7 +1089,7 @@ def gini_index_weighted(top_k, *, n_items, k=None, rounds=None, on_undefined="wa
         \frac{1}{\log_2\bigl(z(u, x_j, w) + 1\bigr)}
 
     with :math:`x_j` the item of :math:`j`-th smallest exposure and :math:`z` the 1-based
-    rank (Eq. gini-ori with DCG examination; chapter :ref:`gini`).
+    rank (Paper 1, Individual Item Fairness Measures: Gini_ori with DCG examination; chapter :ref:`gini`).
 
     Parameters
     ----------
@@ -1117,7 +1119,7 @@ def gini_index_weighted(top_k, *, n_items, k=None, rounds=None, on_undefined="wa
            rankings via Lorenz dominance. NeurIPS.
     .. [2] V. Do, N. Usunier (2022). Optimizing generalized Gini indices for fairness in
            rankings. SIGIR.
-    .. [3] <<thesis>>, Eq. gini-ori.
+    .. [3] <<thesis>>, section Individual Item Fairness Measures (Gini_ori).
 
     Examples
     --------
@@ -1149,7 +1151,8 @@ def gini_index_weighted_corrected(top_k, *, n_items, k=None, rounds=None, on_und
 
     with :math:`\mathrm{Gini\text{-}w}_{\max} = 1 - C_k/n` and
     :math:`\mathrm{Gini\text{-}w}_{\min} = 1 - mC_k/n`,
-    :math:`C_k = \sum_\ell (2\ell-1) w_\ell / \sum_\ell w_\ell` (Eqs. gini-w-max, gini-w-min, gini-w-norm).
+    :math:`C_k = \sum_\ell (2\ell-1) w_\ell / \sum_\ell w_\ell` (Paper 1, Resolving Limitations:
+    Gini-w_max, Gini-w_min, Gini-w_our).
 
     Parameters
     ----------
@@ -1177,7 +1180,7 @@ def gini_index_weighted_corrected(top_k, *, n_items, k=None, rounds=None, on_und
 
     References
     ----------
-    .. [1] <<thesis>>, Eq. gini-w-norm.
+    .. [1] <<thesis>>, section Resolving Limitations (Gini-w_our).
 
     Examples
     --------
@@ -1207,7 +1210,7 @@ def fraction_satisfied(top_k, *, n_items, k=None, on_undefined="warn") -> float:
         \mathrm{FSat}_{\mathrm{ori}} = \frac{1}{n} \sum_{i \in I}
         \delta\Bigl(c_i \ge \Bigl\lfloor \frac{km}{n} \Bigr\rfloor\Bigr)
 
-    (Eq. fsat-ori; chapter :ref:`fsat`).
+    (Paper 1, Individual Item Fairness Measures: FSat_ori; chapter :ref:`fsat`).
 
     Parameters
     ----------
@@ -1233,7 +1236,7 @@ def fraction_satisfied(top_k, *, n_items, k=None, on_undefined="warn") -> float:
     ----------
     .. [1] G. K. Patro, A. Biswas, N. Ganguly, K. P. Gummadi, A. Chakraborty (2020).
            FairRec. WWW.
-    .. [2] <<thesis>>, Eq. fsat-ori.
+    .. [2] <<thesis>>, section Individual Item Fairness Measures (FSat_ori).
 
     Examples
     --------
@@ -1260,7 +1263,7 @@ def fraction_satisfied_corrected(top_k, *, n_items, k=None, on_undefined="warn")
 
         \mathrm{FSat}_{\mathrm{our}} = \frac{\mathrm{FSat}_{\mathrm{ori}} - \frac{k}{n}}{1 - \frac{k}{n}}
 
-    (Eq. fsat-norm).
+    (Paper 1, Resolving Limitations: FSat_our).
 
     Parameters
     ----------
@@ -1288,7 +1291,7 @@ def fraction_satisfied_corrected(top_k, *, n_items, k=None, on_undefined="warn")
 
     References
     ----------
-    .. [1] <<thesis>>, Eq. fsat-norm.
+    .. [1] <<thesis>>, section Resolving Limitations (FSat_our).
 
     Examples
     --------
@@ -1317,8 +1320,8 @@ def vocd(top_k, *, n_items, k=None, alpha=2.0, beta=0.0, item_features=None, on_
         \qquad CD(i, i') = \frac{|c_i - c_{i'}|}{\max(c_i, c_{i'})}
 
     where :math:`A` holds the unordered pairs of distinct recommended items whose cosine
-    distance :math:`1 - \cos(v_i, v_{i'})` is at most :math:`\alpha` (Eq. vocd-ori;
-    chapter :ref:`vocd`).
+    distance :math:`1 - \cos(v_i, v_{i'})` is at most :math:`\alpha` (Paper 1, Individual Item
+    Fairness Measures: VoCD; chapter :ref:`vocd`).
 
     Parameters
     ----------
@@ -1352,7 +1355,7 @@ def vocd(top_k, *, n_items, k=None, alpha=2.0, beta=0.0, item_features=None, on_
     ----------
     .. [1] X. Wang, W. H. Wang (2022). Providing item-side individual fairness for deep
            recommender systems. FAccT.
-    .. [2] <<thesis>>, Eq. vocd-ori.
+    .. [2] <<thesis>>, section Individual Item Fairness Measures (VoCD).
 
     Examples
     --------
@@ -1382,7 +1385,7 @@ def ii_disparity(top_k, *, n_items, k=None, gamma=0.8, rounds=None, on_undefined
         E_{u,i} = \frac{1}{W} \sum_{w=1}^{W} \mathbb{1}_{R^k_{u,w}}(i)\, \gamma^{z(u,i,w) - 1},
         \qquad \tilde E = \frac{1 - \gamma^k}{n(1 - \gamma)}
 
-    (Eqs. iid-ori, eui; chapter :ref:`iid-aid`).
+    (Paper 1, Individual Item Fairness Measures: II-D and its exposure; chapter :ref:`iid-aid`).
 
     Parameters
     ----------
@@ -1416,7 +1419,7 @@ def ii_disparity(top_k, *, n_items, k=None, gamma=0.8, rounds=None, on_undefined
            stochastic rankings with expected exposure. CIKM.
     .. [2] H. Wu, B. Mitra, C. Ma, F. Diaz, X. Liu (2022). Joint multisided exposure
            fairness for recommendation. SIGIR.
-    .. [3] <<thesis>>, Eq. iid-ori.
+    .. [3] <<thesis>>, section Individual Item Fairness Measures (II-D).
 
     Examples
     --------
@@ -1442,7 +1445,8 @@ def ai_disparity(top_k, *, n_items, k=None, gamma=0.8, rounds=None, on_undefined
         \mathrm{AI\text{-}D} = \frac{1}{n} \sum_{i \in I}
         \Bigl(\frac{1}{m} \sum_{u \in U} E_{u,i} - \tilde E\Bigr)^2
 
-    with :math:`E_{u,i}` and :math:`\tilde E` as in :func:`ii_disparity` (Eq. aid-ori).
+    with :math:`E_{u,i}` and :math:`\tilde E` as in :func:`ii_disparity` (Paper 1, Individual Item
+    Fairness Measures: AI-D).
 
     Parameters
     ----------
@@ -1472,7 +1476,7 @@ def ai_disparity(top_k, *, n_items, k=None, gamma=0.8, rounds=None, on_undefined
     ----------
     .. [1] H. Wu, B. Mitra, C. Ma, F. Diaz, X. Liu (2022). Joint multisided exposure
            fairness for recommendation. SIGIR.
-    .. [2] <<thesis>>, Eq. aid-ori.
+    .. [2] <<thesis>>, section Individual Item Fairness Measures (AI-D).
 
     Examples
     --------

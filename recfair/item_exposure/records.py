@@ -123,10 +123,13 @@ RECORDS = (
                    "Gini index of DCG-weighted exposure (rank l adds 1/log2(l+1)) over all n items.",
                    f"Do et al. 2021, 2022; {_P1}", "gini", _NO_USERS),
     _item_exposure("Gini-w_our", "Weighted Gini index (corrected)", r"\mathrm{Gini\text{-}w}_{\mathrm{our}}",
-                   r"\mathrm{Gini\text{-}w}_{\mathrm{our}} = \begin{cases}\dfrac{\mathrm{Gini\text{-}w}_{\mathrm{ori}} - "
-                   r"\mathrm{Gini\text{-}w}_{\min}}{\mathrm{Gini\text{-}w}_{\max} - \mathrm{Gini\text{-}w}_{\min}},"
-                   r" & km \le n,\\[6pt] \dfrac{\mathrm{Gini\text{-}w}_{\mathrm{ori}}}{\mathrm{Gini\text{-}w}_{\max}},"
-                   r" & km > n\end{cases}",
+                   _aligned(r"\mathrm{Gini\text{-}w}_{\mathrm{our}} = \frac{\mathrm{Gini\text{-}w}_{\mathrm{ori}} - "
+                            r"\mathrm{Gini\text{-}w}_{\min}}{\mathrm{Gini\text{-}w}_{\max} - \mathrm{Gini\text{-}w}_{\min}}",
+                            r"\mathrm{Gini\text{-}w}_{\max} = 1 - \frac{C_k}{n}",
+                            r"\mathrm{Gini\text{-}w}_{\min} = \begin{cases}1 - \dfrac{mC_k}{n}, & km \le n\\[4pt] "
+                            r"0, & km > n\end{cases}",
+                            r"C_k = \frac{\sum_{\ell=1}^{k}(2\ell-1)\,w_\ell}{\sum_{\ell=1}^{k}w_\ell}",
+                            r"w_\ell = \frac{1}{\log_2(\ell+1)}"),
                    _ie.gini_index_weighted_corrected, "corrected", False,
                    "Weighted Gini rescaled to the thesis's achievable range: 1 is exact; 0 is exact only when "
                    "km <= n (for km > n the fairest lists score above 0, C4).", f"{_P1}", "gini",

@@ -25,8 +25,9 @@ examination : str
     (:func:`iaa_attention`).
 
 Most fair / most unfair name the ends by fairness (all four measures are "lower is fairer",
-so most fair is the minimum). What reaches them (thesis Tab. ``example_fair_unfair`` and the
-appendix Theorems 1–5, as corrected in the spec):
+so most fair is the minimum). What reaches them (Paper 3, section Resolving Limitations, the table
+summarising the ranking strategies for the (un)fairest scores, and the appendix Theorems 1–5,
+as corrected in the book's chapters :ref:`iaa`, :ref:`ifd` and :ref:`iif-aif`):
 
 ==========  ======================================  ==========================================
 measure     most fair                               most unfair
@@ -466,7 +467,7 @@ def ifd_mul_most_fair(n: int, k: int, R: int, exact: bool = False, examination: 
 def ifd_mul_most_unfair(n: int, k: int, R: int, exact: bool = False, examination: str = "dcg", **params) -> float:
     """Largest IFD×(u) (D10): see :func:`ifd_mul_positions`.
 
-    >>> [round(ifd_mul_most_unfair(20, 10, R), 5) for R in (1, 6, 16, 17)]   # spec §3.3
+    >>> [round(ifd_mul_most_unfair(20, 10, R), 5) for R in (1, 6, 16, 17)]
     [0.1, 0.16464, 0.16464, 0.16415]
     """
     S = ifd_mul_positions(n, k, R, "most_unfair", exact, examination, **params)

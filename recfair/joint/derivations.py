@@ -1,6 +1,7 @@
 r"""Per-user bounds of the Paper 3 relevance-aware measures, derived with sympy.
 
-Setting of the thesis's appendix (Paper 3, lines 4208–4447): one user, one round, binary
+Setting of Paper 3's appendix (mathematical workings for the ranking strategies that reach the
+(un)fairest scores): one user, one round, binary
 relevance, :math:`R = |R_u^*|` relevant items among :math:`n`, cut-off :math:`k`, exposure
 :math:`a_p` of position :math:`p` (zero beyond :math:`k`, non-increasing). Each function builds
 the ranking that attains a bound, feeds it to the measure's per-item sum and lets sympy do the
@@ -82,7 +83,7 @@ def exchange_iaa() -> Derivation:
     ]
     return Derivation(key="exchange_iaa", measure="IAA", end="exchange", symbol=Typeset(r"\Delta"),
                       steps=tuple(steps), result=result, symbols={"a_p": a_p, "a_q": a_q},
-                      params=("a_p", "a_q"), source="thesis Paper 3 appendix, Theorems 1-2 (L4217-4321)")
+                      params=("a_p", "a_q"), source="Paper 3, appendix, Theorems 1-2")
 
 
 @cache
@@ -100,7 +101,7 @@ def exchange_iif() -> Derivation:
     ]
     return Derivation(key="exchange_iif", measure="II-F", end="exchange", symbol=Typeset(r"\Delta"),
                       steps=tuple(steps), result=result, symbols={"a_p": a_p, "a_q": a_q, "t": t},
-                      params=("a_p", "a_q", "t"), source="thesis Paper 3 appendix, Theorem 5 (L4397-4447)")
+                      params=("a_p", "a_q", "t"), source="Paper 3, appendix, Theorem 5")
 
 
 @cache
@@ -120,7 +121,7 @@ def exchange_ifd_mul() -> Derivation:
     return Derivation(key="exchange_ifd_mul", measure="IFD_mul", end="exchange",
                       symbol=Typeset(r"\Delta"),
                       steps=tuple(steps), result=result, symbols={"a_p": a_p, "a_q": a_q},
-                      params=("a_p", "a_q"), source="thesis Paper 3 appendix, Theorem 4 (L4352-4395)")
+                      params=("a_p", "a_q"), source="Paper 3, appendix, Theorem 4")
 
 
 # ----------------------------------------------------------------------------------------------

@@ -2,8 +2,9 @@
 
 The thesis scores each joint measure (and version) on 18 factors: alignment (A), computability
 (C), interpretability (I), expressiveness (X), stability (S) and efficiency (E). The table is the
-Executive Summary's `tab:contrib-guideline` (thesis lines 650-722; the chapter's own copy,
-`ext_tab:consideration-summary`, has an empty body). The marks are attached to the registry
+Executive Summary's table of factors to consider when selecting a relevance-aware item fairness
+measure (thesis Ch. 1, Scientific Contributions, Paper 3); the copy in Paper 3's own section
+Guidelines for Measure Usage has an empty body in the thesis source. The marks are attached to the registry
 records (``MeasureSpec.guidelines``) so that docs and the book read them from there;
 :func:`guideline_table` renders them.
 
