@@ -23,9 +23,7 @@ True
 
 from __future__ import annotations
 
-import base64
 import html as _html
-import io
 import itertools
 import json
 import os
@@ -158,10 +156,9 @@ def mode() -> str:
 # --------------------------------------------------------------------------- rendering one result
 
 def _figure_html(fig) -> str:
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=80, bbox_inches="tight")
-    data = base64.b64encode(buf.getvalue()).decode("ascii")
-    return f'<img class="rfx-figure" alt="figure" src="data:image/png;base64,{data}">'
+    from .plotting import _png_uri
+
+    return f'<img class="rfx-figure" alt="figure" src="{_png_uri(fig, dpi=80, close=False)}">'
 
 
 def _to_html(obj) -> str:

@@ -691,20 +691,15 @@ class Report:
 
     def plot(self, *, ax=None, measures=None):
         """Values with their intervals, one panel per measure (returns the matplotlib Figure)."""
-        import matplotlib.pyplot as plt
-
         from matplotlib.ticker import MaxNLocator
 
         keys = list(measures or self.measures)
         if ax is None:
-            from .plotting import PHONE_WIDTH
+            from .plotting import stacked
 
-            cols = min(2, len(keys))             # two panels a row at most: legible on a phone
-            rows = -(-len(keys) // cols)
-            fig, axes = plt.subplots(rows, cols, figsize=(PHONE_WIDTH * cols / 2 + 0.5 * (cols == 1),
-                                                          0.45 * len(self.runs) * rows + 1.2 * rows),
-                                     squeeze=False, constrained_layout=True)
-            axes = axes.ravel()
+            # the book's phone-width layout, two panels a row
+            fig, axes = stacked(len(keys), ncols=min(2, len(keys)), panel_height=0.45 * len(self.runs) + 1.2)
+            fig.set_layout_engine("constrained")
         else:
             axes = np.atleast_1d(ax).ravel()
             fig = axes[0].figure

@@ -340,25 +340,19 @@ class Responsive:
     def __init__(self, wide, narrow=None, *, breakpoint: int = 768, alt: str = "figure"):
         self.breakpoint = int(breakpoint)
         self.alt = str(alt)
-        self.png = {"wide": _png(wide)}
+        self.png = {"wide": _png_uri(wide)}
         if narrow is not None:
-            self.png["narrow"] = _png(narrow)
+            self.png["narrow"] = _png_uri(narrow)
 
     def _repr_html_(self) -> str:
-        import base64
         import html
 
-        b = self.breakpoint
-        if len(self.png) == 1:                                 # one layout fits every screen
-            data = base64.b64encode(self.png["wide"]).decode("ascii")
-            return (f'<div class="rf-responsive"><img style="max-width:100%;height:auto" '
-                    f'alt="{html.escape(self.alt)}" src="data:image/png;base64,{data}"></div>')
-        style = (f"<style>@media (max-width:{b - 0.02}px){{.rf-wide-only{{display:none!important}}}}"
-                 f"@media (min-width:{b}px){{.rf-narrow-only{{display:none!important}}}}</style>")
-        imgs = "".join(
-            f'<img class="rf-{kind}-only" style="max-width:100%;height:auto" alt="{html.escape(self.alt)}" '
-            f'src="data:image/png;base64,{base64.b64encode(data).decode("ascii")}">'
-            for kind, data in self.png.items())
+        b, alt = self.breakpoint, html.escape(self.alt)
+        style = "" if len(self.png) == 1 else (          # two layouts: the screen's width picks one
+            f"<style>@media (max-width:{b - 0.02}px){{.rf-wide-only{{display:none!important}}}}"
+            f"@media (min-width:{b}px){{.rf-narrow-only{{display:none!important}}}}</style>")
+        imgs = "".join(f'<img class="rf-{kind}-only" style="max-width:100%;height:auto" alt="{alt}" src="{uri}">'
+                       for kind, uri in self.png.items())
         return f'<div class="rf-responsive">{style}{imgs}</div>'
 
 
@@ -387,7 +381,12 @@ def tau_figure(tau: pd.DataFrame, significant: pd.DataFrame | None = None, *, ti
     return responsive(wide, narrow, alt=alt)
 
 
-def _png(fig) -> bytes:
+def _png_uri(fig, *, dpi: int = 100, close: bool = True) -> str:
+    """``fig`` (a Figure or an Axes) as a PNG ``data:`` URI at ``dpi``, tight; closed unless ``close=False``.
+
+    The one figure-to-image step of the book's HTML outputs (:class:`Responsive`, the explorers).
+    """
+    import base64
     import io
 
     import matplotlib.pyplot as plt
@@ -397,9 +396,10 @@ def _png(fig) -> bytes:
     if not hasattr(fig, "savefig"):
         raise TypeError(f"expected a matplotlib Figure or Axes, got {type(fig).__name__}.")
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100, bbox_inches="tight")
-    plt.close(fig)
-    return buf.getvalue()
+    fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
+    if close:
+        plt.close(fig)
+    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
 
 
 def responsive(wide, narrow=None, *, breakpoint: int = 768, alt: str = "figure") -> Responsive:
