@@ -22,24 +22,35 @@ Columns are recognised by name (case-insensitive, RecBole's ``:type`` suffix dro
 users :data:`USER_COLUMNS`, items :data:`ITEM_COLUMNS`, ranks :data:`RANK_COLUMNS`, scores
 :data:`SCORE_COLUMNS`, grades :data:`RELEVANCE_COLUMNS`; pass ``columns=`` to name them yourself.
 
-**Order within a list.** A rank column is respected (rank 1 first; a repeated rank is an error).
-A run with scores only is ranked by descending score with recfair's tie rule
-(:mod:`recfair.ranking`): of tied items, the one with the **lower item index** wins, and item
-indices follow the item id map — the order of the item list you pass, or else the ids sorted
-(numerically when every id is an integer, else as strings). TREC files carry both; their rank
-column is respected (``order="score"`` re-ranks by score; trec_eval and ranx ignore the rank
-column and break score ties by descending document id, which can differ).
+**Reading text.** Files are UTF-8 unless ``encoding=`` says otherwise; a byte-order mark is
+dropped, Windows line ends are read, ``.gz`` files are gunzipped, and a byte that is not text in
+the encoding (or a control character) is an error naming the file and line. A headerless file
+whose third column holds whole numbers could be ranks or scores: it is refused unless
+``columns=["user", "item", "rank"]`` (or ``"score"``) says which.
+
+**Order within a list** (``order=``, :data:`ORDERS`). TREC runs are ordered by score as
+trec_eval orders them: descending score, ties by descending document id (ir_measures' default
+provider, pytrec_eval, does the same; ranx sorts by score with an unstable sort, so its order of
+tied documents is unspecified). A rank column that disagrees is reported with the file and
+first line; ``order="rank"`` follows it instead. Other files: a rank column is respected (rank 1
+first; a repeated rank is an error); a run with scores only is ranked by descending score, ties
+in the **file's order** (ranx JSON: the order of the entries); ``order="file"`` takes the rows'
+order. A list whose order within the top ``k`` is decided by tied scores is reported.
 
 **Nothing is dropped silently.** Malformed files raise ``ValueError`` naming the file and line.
-Unknown item ids, users without ground truth, users missing from a run and lists shorter than
-``k`` are counted in :attr:`RunSet.report` and announced with one warning each.
+Unknown item ids, run users without ground truth, users missing from a run and lists shorter
+than ``k`` are counted in :attr:`RunSet.report` and announced with one warning each.
+Ground-truth users with no list in any run are an error unless ``missing_users=`` chooses
+(``"zero"`` or ``"drop"``); without ``items``/``n_items`` the catalogue is unknown and
+measures that depend on it refuse to run. Graded ground truth gives graded measures their
+grades; binary measures use grade > 0.
 
 >>> import pandas as pd
 >>> run = pd.DataFrame({"user_id": ["ann", "ann", "bob", "bob"], "item_id": ["x", "y", "y", "z"],
 ...                     "score": [0.9, 0.5, 0.7, 0.7]})
 >>> truth = pd.DataFrame({"user_id": ["ann", "bob"], "item_id": ["y", "z"]})
 >>> data = load({"model": run}, relevant=truth, items=["x", "y", "z", "w"], k=2)
->>> data.top_k["model"].tolist()          # bob's tie (y, z at 0.7) goes to y, the lower index
+>>> data.top_k["model"].tolist()          # bob's tie (y, z at 0.7): the file's order, y first
 [[0, 1], [1, 2]]
 >>> data.n_items, data.users.ids.tolist()
 (4, ['ann', 'bob'])
@@ -47,8 +58,12 @@ Unknown item ids, users without ground truth, users missing from a run and lists
 
 from __future__ import annotations
 
+import gzip
+import io as _stdio
 import json
 import warnings
+import zlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -83,6 +98,21 @@ STYLES = {
     "elliot": ("user", "item", None, "score"),           # headerless TSV
     "recbole": ("user_id:token", "item_id:token", None, "score:float"),
 }
+#: How each ``order=`` ranks a list (printed in the CLI's help and in every report).
+ORDERS = {
+    "auto": "TREC runs by score (as trec_eval); other files by their rank column, else by score",
+    "score": "descending score; ties: TREC by descending document id (trec_eval's rule), others in file order",
+    "rank": "the rank column (1 first)",
+    "file": "the order of the rows in the file",
+}
+#: What ground-truth users without a list in the runs become (``missing_users=``).
+MISSING_USERS = {
+    "zero": "count as 0 in the per-user relevance means (as trec_eval -c and RecBole do)",
+    "drop": "are left out: every measure averages over the users with lists (as ranx's make_comparable)",
+}
+#: Measure families that do not depend on the catalogue size (the others need ``items``/``n_items``).
+_CATALOGUE_FREE = ("relevance", "users", "groups")
+_CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f]")
 _EXTENSIONS = {".trec": "trec", ".run": "trec", ".txt": "trec", ".qrels": "trec", ".json": "json",
                ".csv": "csv", ".tsv": "tsv", ".inter": "inter", ".parquet": "parquet", ".pq": "parquet"}
 
@@ -171,20 +201,21 @@ def _restore(keys) -> np.ndarray:
 
 # --------------------------------------------------------------------------- format detection
 
-def detect_format(path, *, kind: str = "run") -> str:
+def detect_format(path, *, kind: str = "run", encoding: str | None = None) -> str:
     """The format of file ``path`` (one of :data:`FORMATS`), from its extension and first line.
 
-    ``kind`` is ``"run"`` or ``"relevant"`` (TREC runs have six fields, qrels four).
+    ``kind`` is ``"run"`` or ``"relevant"`` (TREC runs have six fields, qrels four). A ``.gz``
+    file is recognised by the extension before ``.gz``.
 
     Examples
     --------
-    >>> detect_format("model.trec"), detect_format("recs.parquet"), detect_format("test.inter")
+    >>> detect_format("model.trec"), detect_format("recs.parquet"), detect_format("test.inter.gz")
     ('trec', 'parquet', 'inter')
     """
     path = Path(path)
-    suffix = path.suffix.lower()
+    suffix = _suffix(path)
     fmt = _EXTENSIONS.get(suffix)
-    first = _first_line(path) if path.exists() and fmt != "parquet" else None
+    first = _first_line(path, encoding) if path.is_file() and fmt != "parquet" else None
     if first is not None:
         fields = first.split()
         if fmt in (None, "trec") and len(fields) in (4, 6) and "," not in first and fields[1].upper() in ("Q0", "0") \
@@ -200,11 +231,61 @@ def detect_format(path, *, kind: str = "run") -> str:
     return fmt
 
 
-def _first_line(path: Path) -> str | None:
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for line in f:
-            if line.strip():
-                return line.rstrip("\n")
+def _suffix(path: Path) -> str:
+    """The format extension of ``path``: ``.trec`` for ``run.trec`` and ``run.trec.gz``."""
+    suffixes = [x.lower() for x in path.suffixes]
+    if suffixes and suffixes[-1] == ".gz":
+        suffixes = suffixes[:-1]
+    return suffixes[-1] if suffixes else ""
+
+
+def _bytes(path: Path) -> bytes:
+    """The file's bytes, gunzipped when they are gzip (a folder or a broken archive: a clear error)."""
+    if path.is_dir():
+        raise ValueError(f"{path} is a folder, not a file: give the file inside it.")
+    if not path.is_file():
+        raise FileNotFoundError(f"no such file: {path}")
+    data = path.read_bytes()
+    if data[:2] == b"\x1f\x8b":
+        try:
+            data = gzip.decompress(data)
+        except (OSError, EOFError, zlib.error) as err:
+            raise ValueError(f"{path}: not a readable gzip file ({err}).") from None
+    return data
+
+
+def _text(path: Path, encoding: str | None = None) -> str:
+    """The file as text: gzip opened, a byte-order mark dropped, bytes outside ``encoding`` refused.
+
+    Control characters (other than tab and line ends) are refused too: no tool writes them, and
+    read as part of an id they would silently make a new user or item.
+    """
+    data = _bytes(path)
+    enc = encoding or "utf-8"
+    try:
+        text = data.decode(enc)
+    except LookupError:
+        raise ValueError(f"unknown encoding {encoding!r} (encoding=).") from None
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise ValueError(f"{path}: line {line}: byte {data[err.start:err.start + 1]!r} is not {enc} text; pass "
+                         f"encoding= the file's encoding, e.g. encoding='latin-1'.") from None
+    if text.startswith("\ufeff"):
+        text = text[1:]
+    bad = _CONTROL.search(text)
+    if bad is None and "\ufeff" in text:
+        bad = re.search("\ufeff", text)
+    if bad is not None:
+        line = text.count("\n", 0, bad.start()) + 1
+        raise ValueError(f"{path}: line {line}: control character {bad.group()!r} in the text; the file is damaged "
+                         "or not a text file.")
+    return text
+
+
+def _first_line(path: Path, encoding: str | None = None) -> str | None:
+    for line in _text(path, encoding).splitlines():
+        if line.strip():
+            return line
     return None
 
 
@@ -218,7 +299,7 @@ def _numeric(text: str) -> bool:
 
 # --------------------------------------------------------------------------- readers
 
-def read_run(source, *, format: str | None = None, columns: dict | None = None) -> pd.DataFrame:
+def read_run(source, *, format: str | None = None, columns=None, encoding: str | None = None) -> pd.DataFrame:
     """Read a run into a long frame ``user, item, rank, score`` of external ids (strings).
 
     Parameters
@@ -227,8 +308,12 @@ def read_run(source, *, format: str | None = None, columns: dict | None = None) 
         A file in one of :data:`FORMATS`, or an object in memory.
     format : str, optional
         One of :data:`FORMATS`; default: recognised by :func:`detect_format`.
-    columns : dict, optional
-        Column names of a long frame, e.g. ``{"user": "uid", "item": "movie", "score": "p"}``.
+    columns : dict or list of str, optional
+        Column names of a long frame, e.g. ``{"user": "uid", "item": "movie", "score": "p"}``, or
+        the roles of a headerless file's columns in order, e.g. ``["user", "item", "rank"]``.
+    encoding : str, optional
+        The text encoding of the file (default UTF-8; a byte-order mark is dropped). Bytes that
+        are not text in it are an error naming the file and line. ``.gz`` files are gunzipped.
 
     Returns
     -------
@@ -244,16 +329,17 @@ def read_run(source, *, format: str | None = None, columns: dict | None = None) 
     0   q1   d1    0.5
     1   q1   d2    0.9
     """
-    name, frame = _read_any(source, format=format, kind="run", columns=columns)
+    name, frame = _read_any(source, format=format, kind="run", columns=columns, encoding=encoding)
     return _normalise(frame, name, kind="run")
 
 
-def read_relevant(source, *, format: str | None = None, columns: dict | None = None) -> pd.DataFrame:
+def read_relevant(source, *, format: str | None = None, columns=None, encoding: str | None = None) -> pd.DataFrame:
     """Read ground truth (or history) into a long frame ``user, item, relevance`` of external ids.
 
     Accepts TREC qrels, ranx ``Qrels`` / dicts ``{user: {item: grade}}``, long frames and RecBole
     ``.inter`` files. A frame without a grade column gives every row grade 1; rows with grade
-    ``<= 0`` are judged not relevant (TREC qrels list them).
+    ``<= 0`` are judged not relevant (TREC qrels list them). ``format``, ``columns`` and
+    ``encoding`` as in :func:`read_run`.
 
     Examples
     --------
@@ -262,12 +348,15 @@ def read_relevant(source, *, format: str | None = None, columns: dict | None = N
     0   q1   d1        1.0
     1   q1   d3        0.0
     """
-    name, frame = _read_any(source, format=format, kind="relevant", columns=columns)
+    name, frame = _read_any(source, format=format, kind="relevant", columns=columns, encoding=encoding)
     return _normalise(frame, name, kind="relevant")
 
 
-def _read_any(source, *, format, kind, columns):
+def _read_any(source, *, format, kind, columns, encoding=None):
     """``(name for messages, raw frame with canonical column names and a 'line' column)``."""
+    layout = _layout(columns)
+    if isinstance(columns, (list, tuple)):
+        columns = None
     if isinstance(source, pd.DataFrame):
         frame = _rename(source, "the frame", kind, columns, line_offset=0)
         return "the frame", frame
@@ -279,49 +368,91 @@ def _read_any(source, *, format, kind, columns):
         raise TypeError(f"cannot read a {kind} from a {type(source).__name__}: pass a path, a DataFrame, "
                         "a ranx object or a dict.")
     path = Path(source)
-    if not path.is_file():
-        raise FileNotFoundError(f"no such file: {path}")
-    fmt = format or detect_format(path, kind=kind)
+    fmt = format or detect_format(path, kind=kind, encoding=encoding)
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose one of {FORMATS}.")
     name = str(path)
+    if fmt == "parquet":
+        data = _bytes(path)
+        try:
+            frame = pd.read_parquet(_stdio.BytesIO(data))
+        except ImportError as err:
+            raise ImportError(f"reading {path} needs pyarrow: pip install 'recfair[io]' ({err})") from None
+        except Exception as err:            # pyarrow's own errors: a damaged or non-parquet file
+            raise ValueError(f"{path}: not a readable parquet file ({type(err).__name__}: {err}).") from None
+        return name, _rename(frame, name, kind, columns, line_offset=0, row_word="row")
+    text = _text(path, encoding)
+    if not text.strip():
+        raise ValueError(f"{path}: the file is empty.")
     if fmt == "trec":
-        return name, _read_trec(path, kind)
+        return name, _read_trec(text, name, kind)
     if fmt == "json":
         try:
-            data = json.loads(path.read_text())
+            data = json.loads(text)
         except json.JSONDecodeError as err:
             raise ValueError(f"{path}: line {err.lineno}: not valid JSON ({err.msg}).") from None
         if not isinstance(data, dict):
             raise ValueError(f"{path}: expected a JSON object {{user: {{item: score}}}}, got {type(data).__name__}.")
         return name, _from_nested(data, kind, name=name)
-    if fmt == "parquet":
-        try:
-            frame = pd.read_parquet(path)
-        except ImportError as err:
-            raise ImportError(f"reading {path} needs pyarrow: pip install 'recfair[io]' ({err})") from None
-        return name, _rename(frame, name, kind, columns, line_offset=0, row_word="row")
     sep = "," if fmt == "csv" else "\t"
-    first = _first_line(path) or ""
+    first = next(line for line in text.splitlines() if line.strip())
     header = [_clean(c) for c in first.split(sep)]
     recognised = USER_COLUMNS + ITEM_COLUMNS + RANK_COLUMNS + SCORE_COLUMNS + RELEVANCE_COLUMNS
-    has_header = any(c in recognised for c in header) or (columns is not None and
-                                                             any(_clean(v) in header for v in columns.values()))
+    if layout is not None:                  # the roles in order: a header line, if any, is skipped
+        has_header = any(not _numeric(c) and c not in ("", ) for c, role in zip(first.split(sep), layout)
+                         if role in ("rank", "score", "relevance"))
+    else:
+        has_header = any(c in recognised for c in header) or (columns is not None and
+                                                                 any(_clean(v) in header for v in columns.values()))
     try:
-        frame = pd.read_csv(path, sep=sep, header=0 if has_header else None, dtype=str, keep_default_na=False,
-                            skip_blank_lines=True, engine="c")
+        frame = pd.read_csv(_stdio.StringIO(text), sep=sep, header=0 if has_header else None, dtype=str,
+                            keep_default_na=False, skip_blank_lines=True, engine="c")
     except pd.errors.ParserError as err:
         raise ValueError(f"{path}: malformed {fmt.upper()} file: {err}") from None
+    except pd.errors.EmptyDataError:
+        raise ValueError(f"{path}: the file is empty.") from None
+    frame = frame.fillna("")                # a row with fewer fields: its missing fields are empty
+    if layout is not None:
+        if frame.shape[1] != len(layout):
+            raise ValueError(f"{path}: columns= names {len(layout)} columns, the file has {frame.shape[1]}.")
+        frame.columns = list(layout)
+        frame["line"] = np.arange(len(frame)) + (2 if has_header else 1)
+        return name, frame
     if not has_header:            # Elliot: user item score[ timestamp]; RecBole without header is not a thing
         if frame.shape[1] < 2:
             raise ValueError(f"{path}: line 1: found {frame.shape[1]} column(s) and no recognised header; "
                              f"a headerless file needs 'user item score' (Elliot) columns.")
         third = "score" if kind == "run" else "relevance"
+        if kind == "run" and frame.shape[1] == 2:
+            raise ValueError(f"{path}: no header and two columns: user and item, but nothing orders the lists; "
+                             "pass columns=['user', 'item'] with order='file' to take the file's order.")
+        if kind == "run" and frame[2].str.fullmatch(r"\d+").all():
+            raise ValueError(f"{path}: no header, and column 3 holds whole numbers only: it could be a rank "
+                             "(user,item,rank: rank 1 first) or a score (Elliot's user item score: highest first); "
+                             "name the columns with columns=['user', 'item', 'rank'] or columns=['user', 'item', "
+                             "'score'].")
         frame.columns = ["user", "item", third, "timestamp"][: frame.shape[1]] + \
             [f"extra{j}" for j in range(max(0, frame.shape[1] - 4))]
         frame["line"] = np.arange(1, len(frame) + 1)
         return name, frame
     return name, _rename(frame, name, kind, columns, line_offset=2)
+
+
+def _layout(columns):
+    """The roles of a headerless file's columns (``columns=`` given as a list), checked; else None."""
+    if columns is None or isinstance(columns, dict):
+        return None
+    if isinstance(columns, str):
+        columns = [c.strip() for c in columns.split(",")]
+    if not isinstance(columns, (list, tuple)):
+        raise TypeError(f"columns= must be a dict {{role: column name}} or a list of roles, got "
+                        f"{type(columns).__name__}.")
+    roles = ("user", "item", "rank", "score", "relevance", "ignore")
+    bad = [c for c in columns if c not in roles]
+    if bad or "user" not in columns or "item" not in columns:
+        raise ValueError(f"columns= lists the roles of the file's columns in order, among {', '.join(roles)} "
+                         f"(user and item required); got {list(columns)}.")
+    return tuple(c if c != "ignore" else f"ignored{j}" for j, c in enumerate(columns))
 
 
 def _clean(column) -> str:
@@ -373,32 +504,32 @@ def _from_nested(data: dict, kind: str, name: str = "the dict") -> pd.DataFrame:
     return frame
 
 
-def _read_trec(path: Path, kind: str) -> pd.DataFrame:
+def _read_trec(text: str, name: str, kind: str) -> pd.DataFrame:
     want = 6 if kind == "run" else 4
     users, items, ranks, values, lines = [], [], [], [], []
-    with open(path, encoding="utf-8", errors="replace") as f:
-        for number, line in enumerate(f, start=1):
-            fields = line.split()
-            if not fields or fields[0].startswith("#"):
-                continue
-            if len(fields) != want:
-                what = "run line 'qid Q0 doc rank score tag'" if kind == "run" else "qrels line 'qid iter doc rel'"
-                raise ValueError(f"{path}: line {number}: expected a TREC {what} ({want} fields), "
-                                 f"found {len(fields)}: {line.strip()[:80]!r}.")
-            users.append(fields[0])
-            items.append(fields[2])
-            if kind == "run":
-                ranks.append(fields[3])
-                values.append(fields[4])
-            else:
-                values.append(fields[3])
-            lines.append(number)
+    for number, line in enumerate(text.splitlines(), start=1):
+        fields = line.split()
+        if not fields or fields[0].startswith("#"):
+            continue
+        if len(fields) != want:
+            what = "run line 'qid Q0 doc rank score tag'" if kind == "run" else "qrels line 'qid iter doc rel'"
+            raise ValueError(f"{name}: line {number}: expected a TREC {what} ({want} fields), "
+                             f"found {len(fields)}: {line.strip()[:80]!r}.")
+        users.append(fields[0])
+        items.append(fields[2])
+        if kind == "run":
+            ranks.append(fields[3])
+            values.append(fields[4])
+        else:
+            values.append(fields[3])
+        lines.append(number)
     frame = pd.DataFrame({"user": users, "item": items})
     if kind == "run":
         frame["rank"], frame["score"] = ranks, values
     else:
         frame["relevance"] = values
     frame["line"] = lines
+    frame.attrs["tool"] = "trec"
     return frame
 
 
@@ -426,21 +557,23 @@ def _normalise(frame: pd.DataFrame, name: str, *, kind: str) -> pd.DataFrame:
         rank = _numbers(frame, "rank", name, integer=True) if "rank" in frame else pd.Series(np.nan, index=frame.index)
         score = _numbers(frame, "score", name, integer=False) if "score" in frame else pd.Series(np.nan,
                                                                                                 index=frame.index)
-        if rank.isna().all() and score.isna().all():
-            raise ValueError(f"{name}: a run needs a rank or a score column (recognised: "
-                             f"{', '.join(RANK_COLUMNS + SCORE_COLUMNS)}).")
+        if "rank" not in frame and "score" not in frame:
+            out.attrs["unordered"] = True       # only order="file" can rank it (checked by load)
         if (rank < 1).any():
             raise ValueError(f"{name}: {word} {int(frame['line'][(rank < 1).idxmax()])}: ranks are 1-based; "
                              f"found {int(rank[rank < 1].iloc[0])}.")
         if rank.notna().any() and rank.isna().any():
             raise ValueError(f"{name}: {word} {int(frame['line'][rank.isna().idxmax()])}: missing rank.")
-        if rank.isna().all() and score.isna().any():
+        if "rank" not in frame and "score" in frame and score.isna().any():
             raise ValueError(f"{name}: {word} {int(frame['line'][score.isna().idxmax()])}: missing score.")
         out["rank"] = rank.astype("Int64").to_numpy()
         out["score"] = score.astype(np.float64).to_numpy()
     else:
         if "relevance" in frame:
-            rel = _numbers(frame, "relevance", name, integer=False).fillna(1.0)
+            rel = _numbers(frame, "relevance", name, integer=False)
+            if rel.isna().any():
+                raise ValueError(f"{name}: {word} {int(frame['line'][rel.isna().idxmax()])}: missing grade "
+                                 "(the file has a grade column).")
         else:
             rel = pd.Series(1.0, index=frame.index)
         out["relevance"] = rel.astype(np.float64).to_numpy()
@@ -451,6 +584,7 @@ def _normalise(frame: pd.DataFrame, name: str, *, kind: str) -> pd.DataFrame:
         raise ValueError(f"{name}: {word} {int(row['line'])}: item {row['item']!r} appears twice for user "
                          f"{row['user']!r}.")
     out.attrs["source"] = name
+    out.attrs["tool"] = frame.attrs.get("tool")
     return out
 
 
@@ -473,6 +607,7 @@ class RunSet:
         ``n_items`` when catalogue items without an id were announced through ``n_items``.
     n_items, k : int
     relevant : scipy.sparse.csr_matrix of bool (m, n_items), or None
+        Items with a grade above 0.
     relevance : scipy.sparse.csr_matrix of float (m, n_items), or None
         The grades, when some grade differs from 1 (``None`` for binary ground truth).
     history : scipy.sparse.csr_matrix of bool (m, n_items), or None
@@ -480,6 +615,15 @@ class RunSet:
         One row per user of :attr:`users`.
     report : pandas.DataFrame
         What reading found: ``source, issue, count, detail``.
+    order : dict of str to str
+        How each run's lists were ordered (a key of :data:`ORDERS`).
+    catalogue : str
+        Where ``n_items`` came from: ``"items"``, ``"n_items"`` or ``"union"`` (the items seen in
+        the inputs; measures that depend on the catalogue refuse it).
+    missing_users : str or None
+        The policy for ground-truth users without a list (a key of :data:`MISSING_USERS`).
+    n_missing : int
+        How many ground-truth users had no list in any run.
 
     Examples
     --------
@@ -503,6 +647,10 @@ class RunSet:
     user_attributes: pd.DataFrame | None = None
     report: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["source", "issue", "count",
                                                                                   "detail"]))
+    order: dict = field(default_factory=dict)
+    catalogue: str = "n_items"
+    missing_users: str | None = None
+    n_missing: int = 0
 
     def __repr__(self) -> str:
         return (f"RunSet(runs={list(self.top_k)}, n_users={len(self.users)}, n_items={self.n_items}, k={self.k}, "
@@ -510,13 +658,80 @@ class RunSet:
                 f"issues={len(self.report)})")
 
     def run(self, name: str, *, graded: bool = False) -> Run:
-        """The :class:`recfair.Run` of run ``name`` (``graded=True`` passes the grades)."""
+        """The :class:`recfair.Run` of run ``name``; ``graded=True`` passes the grades (when some
+        grade differs from 1), else the binary ground truth (grade > 0)."""
         if name not in self.top_k:
             raise ValueError(f"no run {name!r}; runs: {list(self.top_k)}.")
         grades = graded and self.relevance is not None
         return Run(self.top_k[name], self.n_items, relevant=None if grades else self.relevant,
                    relevance=self.relevance if grades else None, history=self.history,
                    user_attributes=self.user_attributes)
+
+    def split(self, measures) -> list[tuple[list, bool]]:
+        """``measures`` in groups ``(keys, graded)``: measures that take grades get them (when the
+        ground truth is graded), the others the binary ground truth (grade > 0)."""
+        from .registry import get
+
+        graded = [key for key in measures if self.relevance is not None and get(key).graded]
+        binary = [key for key in measures if key not in graded]
+        return [(keys, flag) for keys, flag in ((binary, False), (graded, True)) if keys]
+
+    def check_catalogue(self, measures) -> None:
+        """Raise ``ValueError`` if a measure depends on the catalogue and none was given."""
+        from .registry import get
+
+        if self.catalogue != "union":
+            return
+        bound = [key for key in measures if get(key).family not in _CATALOGUE_FREE]
+        if bound:
+            raise ValueError(f"{', '.join(bound)} depend(s) on the catalogue size, and no catalogue was given: the "
+                             f"{self.n_items} distinct items of the files change with which files are read. Give "
+                             "the catalogue with items= (a file with one item id per line) or n_items=.")
+
+    def policy(self) -> str:
+        """One line on how the files were read: order of the lists, grades, missing users, catalogue."""
+        orders = sorted(set(self.order.values()))
+        parts = [f"lists ordered by {'; '.join(ORDERS[o] if o != 'auto' else o for o in orders)}"]
+        if self.relevant is not None:
+            parts.append("graded ground truth (binary measures: grade > 0)" if self.relevance is not None
+                         else "binary ground truth")
+            if self.missing_users is None:
+                parts.append("every ground-truth user has a list")
+            else:
+                parts.append(f"{self.n_missing} ground-truth user(s) without a list {MISSING_USERS[self.missing_users]}"
+                             f" (missing_users='{self.missing_users}')")
+        parts.append({"items": f"catalogue: the item list ({self.n_items} items)",
+                      "n_items": f"catalogue: n_items = {self.n_items}",
+                      "union": f"no catalogue given ({self.n_items} items seen): catalogue measures refused"}
+                     [self.catalogue])
+        return "; ".join(parts) + "."
+
+    def evaluate(self, measures, *, names=None, **options) -> pd.DataFrame:
+        """Every run on ``measures``: a frame ``run, measure, value, reason`` (``reason`` says why a value is NaN).
+
+        Applies :attr:`missing_users` (``"zero"``: the per-user relevance means count the users
+        without a list as 0) and refuses catalogue measures without a catalogue.
+        """
+        from .evaluate import evaluate_run
+        from .registry import get
+
+        self.check_catalogue(measures)
+        rows = []
+        for name in names or list(self.top_k):
+            values = {}
+            runs = {}
+            for keys, graded in self.split(measures):
+                runs.update(dict.fromkeys(keys, self.run(name, graded=graded)))
+                taken = {o: v for o, v in options.items() if any(o in get(key).options for key in keys)}
+                values.update(evaluate_run(runs[keys[0]], keys, on_undefined="nan", **taken))
+            for key in measures:
+                value, reason = values[key], ""
+                if self.missing_users == "zero" and self.n_missing and get(key).family == "relevance":
+                    value = value * len(self.users) / (len(self.users) + self.n_missing)
+                if np.isnan(value):
+                    reason = _reason(runs[key], key, options)
+                rows.append({"run": name, "measure": key, "value": float(value), "reason": reason})
+        return pd.DataFrame(rows, columns=["run", "measure", "value", "reason"])
 
     def to_frame(self, name: str) -> pd.DataFrame:
         """Run ``name`` as a long frame ``user, item, rank, score`` of external ids."""
@@ -531,9 +746,25 @@ class RunSet:
         return out
 
 
+def _reason(run, key, options) -> str:
+    """Why ``key`` is undefined on ``run``: the library's own warning, else the record's undefined cases."""
+    from .evaluate import evaluate_run
+    from .registry import get
+
+    taken = {o: v for o, v in options.items() if o in get(key).options}
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        try:
+            evaluate_run(run, [key], on_undefined="warn", **taken)
+        except (ValueError, TypeError) as err:
+            return str(err)
+    text = " ".join(dict.fromkeys(str(w.message) for w in caught))
+    return text or f"undefined on this run ({get(key).undefined})"
+
+
 def load(runs, *, relevant=None, history=None, items=None, n_items: int | None = None, k: int | None = None,
-         user_attributes=None, run_format: str | None = None, columns: dict | None = None, order: str = "auto",
-         on_missing: str = "drop") -> RunSet:
+         user_attributes=None, run_format: str | None = None, columns=None, order: str = "auto",
+         on_missing: str = "drop", missing_users: str | None = None, encoding: str | None = None) -> RunSet:
     """Read runs, ground truth, history and user attributes into one :class:`RunSet`.
 
     Parameters
@@ -542,7 +773,8 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
         Each source is anything :func:`read_run` reads (a path, DataFrame, ranx ``Run`` or dict).
         A single source is named after its file (or ``"run"``).
     relevant : source, optional
-        Ground truth (TREC qrels, ranx ``Qrels``, a long frame, a RecBole test ``.inter``).
+        Ground truth (TREC qrels, ranx ``Qrels``, a long frame, a RecBole test ``.inter``); grades
+        above 0 are relevant, and graded measures get the grades.
     history : source, optional
         Items each user interacted with before (e.g. RecBole's train ``.inter``); they may not
         appear in the lists.
@@ -553,23 +785,36 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
     n_items : int, optional
         The catalogue size, when there is no item list: the items seen in the inputs take the
         first indices and the rest are catalogue items never seen. Without ``items`` and
-        ``n_items`` the catalogue is the union of the run, ground-truth and history items, **with a
-        warning** (item-fairness measures depend on ``n_items``).
+        ``n_items`` the catalogue is unknown: relevance measures work, measures that depend on
+        the catalogue refuse to run (:meth:`RunSet.check_catalogue`).
     k : int, optional
         List length; default the longest list. Longer lists are cut at ``k``; users with a
         shorter list in any run are reported and dropped from every run (their lists cannot be
         compared at ``k``).
-    user_attributes : pandas.DataFrame, optional
+    user_attributes : pandas.DataFrame or path, optional
         Indexed by user id (or with a user column): one row per user; rows follow :attr:`RunSet.users`.
+        A path is read as CSV/TSV with a header.
     run_format : str, optional
         Format of every run file (default: recognised per file).
-    columns : dict, optional
-        Column names for long frames (see :func:`read_run`).
-    order : {"auto", "rank", "score"}
-        ``"auto"`` respects a rank column and else ranks by score (ties: lower item index).
+    columns : dict or list, optional
+        Column names for long frames, or the roles of a headerless file's columns (see :func:`read_run`).
+    order : {"auto", "score", "rank", "file"}
+        How a list is ordered (:data:`ORDERS`). ``"auto"``: TREC runs by score as trec_eval
+        does (descending score, ties by descending document id), other files by their rank
+        column, else by descending score with ties in the file's order. A rank column that
+        disagrees with the order used is reported (file, first line), and so are lists whose
+        order within the top ``k`` is decided by tied scores.
     on_missing : {"drop", "raise"}
-        Users without ground truth, absent from one of the runs or with short lists: ``"drop"``
-        them with a warning that counts them (and a row in :attr:`RunSet.report`), or raise.
+        Users absent from one of the runs, run users without ground truth, or users with short
+        lists: ``"drop"`` them with a warning that counts them (and a row in
+        :attr:`RunSet.report`), or raise.
+    missing_users : {None, "zero", "drop"}
+        Ground-truth users with no list in any run: ``None`` (default) raises a ``ValueError``
+        that counts them; ``"zero"`` counts them as 0 in the per-user relevance means (as
+        ``trec_eval -c`` and RecBole do); ``"drop"`` evaluates the users with lists (as ranx
+        with ``make_comparable``). :meth:`RunSet.policy` states the choice.
+    encoding : str, optional
+        Text encoding of every file (see :func:`read_run`).
 
     Returns
     -------
@@ -583,10 +828,12 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
     >>> data.top_k["m1"].tolist(), data.top_k["m2"].tolist()
     ([[0, 1], [1, 2]], [[2, 0], [0, 1]])
     """
-    if order not in ("auto", "rank", "score"):
-        raise ValueError(f"order must be 'auto', 'rank' or 'score', got {order!r}.")
+    if order not in ORDERS:
+        raise ValueError(f"order must be one of {', '.join(map(repr, ORDERS))}; got {order!r}.")
     if on_missing not in ("drop", "raise"):
         raise ValueError(f"on_missing must be 'drop' or 'raise', got {on_missing!r}.")
+    if missing_users not in (None, *MISSING_USERS):
+        raise ValueError(f"missing_users must be None, 'zero' or 'drop'; got {missing_users!r}.")
     if not isinstance(runs, dict):
         runs = {_name_of(runs): runs}
     if not runs:
@@ -597,27 +844,26 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
         if count:
             issues.append({"source": source, "issue": what, "count": int(count), "detail": detail})
 
-    frames = {name: read_run(src, format=run_format, columns=columns) for name, src in runs.items()}
-    truth = None if relevant is None else read_relevant(relevant, columns=columns)
-    hist = None if history is None else read_relevant(history, columns=columns)
+    frames = {name: read_run(src, format=run_format, columns=columns, encoding=encoding) for name, src in runs.items()}
+    truth_columns = columns if isinstance(columns, dict) or columns is None else None
+    truth = None if relevant is None else read_relevant(relevant, columns=truth_columns, encoding=encoding)
+    hist = None if history is None else read_relevant(history, columns=truth_columns, encoding=encoding)
 
-    # ---- the item map: given list, given count, or the union (announced)
+    # ---- the item map: given list, given count, or the union (catalogue measures then refuse)
     seen = [f["item"] for f in frames.values()] + [f["item"] for f in (truth, hist) if f is not None]
     if items is not None:
-        item_map = IdMap(_read_items(items))
+        item_map = IdMap(_read_items(items, encoding))
         if n_items is not None and int(n_items) != len(item_map):
             raise ValueError(f"n_items={n_items} disagrees with the {len(item_map)} ids of the item list.")
-        n_items = len(item_map)
+        n_items, catalogue = len(item_map), "items"
     else:
         item_map = IdMap.from_union(seen)
         if n_items is None:
-            n_items = len(item_map)
-            warnings.warn(f"no item list or n_items given: the catalogue is taken as the {n_items} distinct items of "
-                          "the runs, ground truth and history together; item-fairness measures depend on it — "
-                          "pass items= (or --items) or n_items= (or --n-items) to fix it.", UserWarning, stacklevel=2)
-            issue("catalogue", "n_items taken from the union of runs, ground truth and history", n_items)
+            n_items, catalogue = len(item_map), "union"
+            issue("catalogue", "no item list or n_items: catalogue measures refused", n_items,
+                  f"{n_items} distinct items seen in the files")
         else:
-            n_items = check_positive_int(n_items, "n_items")
+            n_items, catalogue = check_positive_int(n_items, "n_items"), "n_items"
             if n_items < len(item_map):
                 raise ValueError(f"n_items={n_items} is smaller than the {len(item_map)} distinct items of the runs, "
                                  "ground truth and history.")
@@ -627,10 +873,13 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
         unknown = pos < 0
         if unknown.any():
             sample = frame["item"][unknown].unique()[:3].tolist()
-            issue(source, "unknown item ids (rows dropped)", unknown.sum(), f"e.g. {sample}")
-            warnings.warn(f"{source}: {int(unknown.sum())} row(s) name items outside the item list (e.g. {sample}); "
-                          "they are dropped.", UserWarning, stacklevel=3)
+            first = int(frame["line"][unknown].iloc[0])
+            issue(source, "unknown item ids (rows dropped)", unknown.sum(), f"e.g. {sample}, first at line {first}")
+            warnings.warn(f"{frame.attrs.get('source', source)}: {int(unknown.sum())} row(s) name items outside the "
+                          f"item list (e.g. {sample}, first at line {first}); they are dropped.", UserWarning,
+                          stacklevel=3)
         out = frame.loc[~unknown].copy()
+        out.attrs = dict(frame.attrs)
         out["i"] = pos[~unknown]
         return out
 
@@ -642,39 +891,71 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
 
     # ---- lists in order
     ordered = {name: _order_lists(f, name, order) for name, f in frames.items()}
-    lengths = {name: o[2] for name, o in ordered.items()}
-    longest = max(int(x.max()) if x.size else 0 for x in lengths.values())
+    for name, o in ordered.items():
+        if o.disagree:
+            count, line, used = o.disagree
+            source = frames[name].attrs.get("source", name)
+            issue(f"run {name}", f"rank column and scores disagree (lists follow the {used})", count,
+                  f"first at line {line}")
+            warnings.warn(f"{source}: the rank column disagrees with the scores for {count} user(s) (first at line "
+                          f"{line}); the lists follow the {used}: {ORDERS[o.how]} (order= chooses: "
+                          f"{', '.join(ORDERS)}).", UserWarning, stacklevel=2)
+    longest = max(int(o.length.max()) if o.length.size else 0 for o in ordered.values())
     k = longest if k is None else check_positive_int(k, "k")
     if k > n_items:
         raise ValueError(f"k={k} exceeds n_items={n_items}.")
+    if k > longest:
+        raise ValueError(f"k={k} but the longest list in the runs has {longest} item(s); give k={longest} or less.")
+
+    # ---- ties that decide the order within the top k
+    for name, o in ordered.items():
+        if o.how != "score":
+            continue
+        s = o.scores[:, : k + 1]
+        tied = int((np.isfinite(s[:, 1:]) & (s[:, 1:] == s[:, :-1])).any(axis=1).sum()) if s.shape[1] > 1 else 0
+        if tied:
+            rule = "descending document id (trec_eval)" if frames[name].attrs.get("tool") == "trec" else "file order"
+            issue(f"run {name}", f"lists with tied scores in the top {k}, ordered by {rule}", tied)
+            warnings.warn(f"run {name}: {tied} list(s) have tied scores within the top {k}; the tie-break ({rule}) "
+                          "decides their order.", UserWarning, stacklevel=2)
 
     # ---- the evaluated users: in every run, with a full list, and with ground truth
     keep = None
-    for name, (users, _, length, _) in ordered.items():
-        full = pd.Index(users[length >= k])
-        short = int((length < k).sum())
+    for name, o in ordered.items():
+        full = pd.Index(o.users[o.length >= k])
+        short = int((o.length < k).sum())
         issue(f"run {name}", f"lists shorter than k={k}", short,
-              f"shortest has {int(length.min())} items" if short else "")
+              f"shortest has {int(o.length.min())} items" if short else "")
+        if short:
+            warnings.warn(f"run {name}: {short} user(s) have lists shorter than k={k} (the shortest has "
+                          f"{int(o.length.min())} items); they are left out of every run.", UserWarning, stacklevel=2)
         keep = full if keep is None else keep.intersection(full)
         _missing_policy(on_missing, f"run {name}", short, f"user(s) have lists shorter than k={k}")
-    all_users = pd.Index(np.concatenate([o[0] for o in ordered.values()])).unique()
-    for name, (users, *_rest) in ordered.items():
-        absent = len(all_users.difference(pd.Index(users)))
+    all_users = pd.Index(np.concatenate([o.users for o in ordered.values()])).unique()
+    for name, o in ordered.items():
+        absent = len(all_users.difference(pd.Index(o.users)))
         issue(f"run {name}", "users of other runs missing from this run", absent)
         _missing_policy(on_missing, f"run {name}", absent, "user(s) of other runs are missing from this run")
+    n_missing = 0
     if truth is not None:
         judged = pd.Index(truth.loc[truth["relevance"] > 0, "user"].unique())
         without = keep.difference(judged)
         issue("relevant", "users without relevant items (dropped)", len(without), f"e.g. {without[:3].tolist()}")
         _missing_policy(on_missing, "relevant", len(without), "run user(s) have no relevant item in the ground truth")
         keep = keep.intersection(judged, sort=False)
-        unused = pd.Index(truth["user"].unique()).difference(all_users)
-        issue("relevant", "ground-truth users without a list in the runs", len(unused))
+        unused = judged.difference(all_users)
+        n_missing = len(unused)
+        if n_missing and missing_users is None:
+            raise ValueError(f"{n_missing} of the {len(judged)} ground-truth users have no list in any run (e.g. "
+                             f"{unused[:3].tolist()}); choose missing_users='zero' (count them as 0, as trec_eval -c "
+                             "and RecBole do) or missing_users='drop' (evaluate the users with lists, as ranx).")
+        issue("relevant", f"ground-truth users without a list (missing_users={missing_users!r})", n_missing,
+              f"e.g. {unused[:3].tolist()}")
     user_map = IdMap(_sort_ids(keep.to_numpy()))
     m = len(user_map)
     if m == 0:
         raise ValueError("no user has a full list in every run" + (" and ground truth" if truth is not None else "")
-                         + "; see the warnings above.")
+                         + f" at k={k}; RunSet.report and the warnings above say why.")
     dropped = len(all_users) - m
     if dropped:
         warnings.warn(f"{dropped} of {len(all_users)} users are left out (missing from a run, lists shorter than "
@@ -682,10 +963,10 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
                       stacklevel=2)
 
     top_k, scores = {}, {}
-    for name, (users, lists, length, score_lists) in ordered.items():
-        rows = pd.Index(users).get_indexer(user_map._keys)
-        top_k[name] = lists[rows, :k].copy()
-        scores[name] = score_lists[rows, :k].copy()
+    for name, o in ordered.items():
+        rows = pd.Index(o.users).get_indexer(user_map._keys)
+        top_k[name] = o.lists[rows, :k].copy()
+        scores[name] = o.scores[rows, :k].copy()
 
     def matrix(frame, value=None):
         rows = user_map.index(frame["user"], missing="mask")
@@ -715,11 +996,12 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
                                  "history that was excluded.")
     attrs = None
     if user_attributes is not None:
-        attrs = _align_attributes(user_attributes, user_map)
+        attrs = _align_attributes(_read_attributes(user_attributes, encoding), user_map)
     report = pd.DataFrame(issues, columns=["source", "issue", "count", "detail"])
     return RunSet(top_k=top_k, scores=scores, users=user_map, items=item_map, n_items=int(n_items), k=k,
                   relevant=relevant_mat, relevance=relevance, history=history_mat, user_attributes=attrs,
-                  report=report)
+                  report=report, order={name: o.how for name, o in ordered.items()}, catalogue=catalogue,
+                  missing_users=missing_users if n_missing else None, n_missing=n_missing)
 
 
 def _missing_policy(on_missing, source, count, what):
@@ -729,19 +1011,16 @@ def _missing_policy(on_missing, source, count, what):
 
 def _name_of(source) -> str:
     if isinstance(source, (str, Path)):
-        return Path(source).stem
+        path = Path(source)
+        return Path(path.stem).stem if path.suffix.lower() == ".gz" else path.stem
     return getattr(source, "name", None) or "run"
 
 
-def _read_items(items) -> np.ndarray:
+def _read_items(items, encoding=None) -> np.ndarray:
     if isinstance(items, (str, Path)):
         path = Path(items)
-        if not path.is_file():
-            raise FileNotFoundError(f"no such item list: {path}")
         ids = []
-        with open(path, encoding="utf-8") as f:
-            lines = f.readlines()
-        for number, line in enumerate(lines, start=1):
+        for number, line in enumerate(_text(path, encoding).splitlines(), start=1):
             text = line.strip()
             if not text:
                 continue
@@ -749,6 +1028,8 @@ def _read_items(items) -> np.ndarray:
                 raise ValueError(f"{path}: line {number}: an item list holds one item id per line, found "
                                  f"{text[:60]!r}.")
             ids.append(text)
+        if not ids:
+            raise ValueError(f"{path}: the item list is empty.")
         keys = pd.Index(ids)
         if keys.has_duplicates:
             raise ValueError(f"{path}: item id {keys[keys.duplicated()][0]!r} is listed twice.")
@@ -756,27 +1037,76 @@ def _read_items(items) -> np.ndarray:
     return _as_str(items)
 
 
-def _order_lists(frame: pd.DataFrame, name: str, order: str):
-    """Per user, items in rank order: ``(users, lists (u, L) padded -1, lengths, scores (u, L))``."""
-    use_rank = order == "rank" or (order == "auto" and frame["rank"].notna().all() and len(frame))
-    if order == "rank" and frame["rank"].isna().any():
-        raise ValueError(f"run {name}: order='rank' but the run has no rank column.")
-    if order == "score" and frame["score"].isna().any():
+def _read_attributes(attributes, encoding=None) -> pd.DataFrame:
+    """User attributes: a DataFrame as given, or a CSV/TSV file with a header (one row per user)."""
+    if not isinstance(attributes, (str, Path)):
+        return attributes
+    path = Path(attributes)
+    text = _text(path, encoding)
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    try:
+        return pd.read_csv(_stdio.StringIO(text), sep="\t" if "\t" in first else ",", dtype=str,
+                           keep_default_na=False)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
+        raise ValueError(f"{path}: not a user-attribute table with a header ({err}).") from None
+
+
+@dataclass
+class _Ordered:
+    users: np.ndarray
+    lists: np.ndarray
+    length: np.ndarray
+    scores: np.ndarray
+    how: str
+    disagree: tuple | None
+
+
+def _order_lists(frame: pd.DataFrame, name: str, order: str) -> _Ordered:
+    """Per user, items in order: lists ``(u, L)`` padded with -1, their lengths and scores."""
+    trec = frame.attrs.get("tool") == "trec"
+    has_rank = bool(len(frame)) and bool(frame["rank"].notna().all())
+    has_score = bool(len(frame)) and bool(frame["score"].notna().all())
+    if frame.attrs.get("unordered") and order != "file":
+        raise ValueError(f"run {name}: the run has neither a rank nor a score column; order='file' takes the "
+                         "order of its rows.")
+    how = order if order != "auto" else ("score" if trec and has_score else ("rank" if has_rank else "score"))
+    if how == "rank" and not has_rank:
+        raise ValueError(f"run {name}: order='rank' but the run has no rank on every row.")
+    if how == "score" and not has_score:
         raise ValueError(f"run {name}: order='score' but the run has rows without a score.")
     users, u = np.unique(frame["user"].to_numpy(dtype=object), return_inverse=True)
     items = frame["i"].to_numpy(np.int64)
     score = frame["score"].to_numpy(np.float64)
-    if use_rank:
+    line = frame["line"].to_numpy(np.int64)
+
+    def by_score():
+        if trec:                        # trec_eval: descending score, then descending document id (strcmp)
+            _, doc = np.unique(frame["item"].to_numpy(dtype=object), return_inverse=True)
+            return np.lexsort((-doc, -score, u))
+        return np.lexsort((line, -score, u))      # ties keep the file's order
+
+    if has_rank:
         rank = frame["rank"].to_numpy(np.int64)
         dup = pd.DataFrame({"u": u, "r": rank}).duplicated()
-        if dup.any():
+        if dup.any() and how == "rank":
             row = frame[dup.to_numpy()].iloc[0]
             raise ValueError(f"{frame.attrs.get('source', name)}: line {int(row['line'])}: rank {int(row['rank'])} "
                              f"repeats for user {row['user']!r}; each rank must appear once per user.")
-        sorter = np.lexsort((rank, u))
-    else:
-        # recfair's tie rule: descending score, ties to the lower item index (stable sort by index first)
-        sorter = np.lexsort((items, -score, u))
+    sorter = {"rank": lambda: np.lexsort((line, rank, u)), "file": lambda: np.lexsort((line, u)),
+              "score": by_score}[how]()
+    disagree = None
+    if has_rank and has_score and how != "rank":
+        other = np.lexsort((line, rank, u))
+        differs = other != sorter
+        if differs.any():
+            bad_users = np.unique(u[sorter[differs]])
+            first = int(line[sorter[differs]].min())
+            disagree = (int(bad_users.size), first, "scores" if how == "score" else "file order")
+    elif has_rank and how == "rank" and has_score:
+        other = by_score()
+        differs = other != sorter
+        if differs.any():
+            disagree = (int(np.unique(u[sorter[differs]]).size), int(line[sorter[differs]].min()), "ranks")
     u_s = u[sorter]
     length = np.bincount(u_s, minlength=users.size)
     start = np.concatenate([[0], np.cumsum(length)[:-1]])
@@ -786,7 +1116,7 @@ def _order_lists(frame: pd.DataFrame, name: str, order: str):
     lists[u_s, pos] = items[sorter]
     scores = np.full((users.size, width), np.nan)
     scores[u_s, pos] = score[sorter]
-    return users.astype(object), lists, length, scores
+    return _Ordered(users.astype(object), lists, length, scores, how, disagree)
 
 
 def _align_attributes(attributes, user_map: IdMap) -> pd.DataFrame:

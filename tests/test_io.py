@@ -82,28 +82,51 @@ def test_the_id_map_is_shared_by_run_truth_history_and_attributes():
 
 # --------------------------------------------------------------------------- ordering and ties
 
-def test_score_only_runs_use_recfairs_tie_rule_and_rank_columns_are_respected():
+def test_score_only_runs_keep_the_files_order_of_ties_and_say_so():
     scores = pd.DataFrame({"user": ["u"] * 4, "item": ["d", "c", "b", "a"], "score": [0.5, 0.9, 0.5, 0.5]})
-    with pytest.warns(UserWarning, match="catalogue"):
+    with pytest.warns(UserWarning, match=r"tied scores within the top 4; the tie-break \(file order\)"):
         data = rio.load(scores, k=4)
-    # c first (0.9); the three tied at 0.5 in item-index order: a < b < d (ids sorted)
-    assert data.items.ids[data.top_k["run"][0]].tolist() == ["c", "a", "b", "d"]
-    # with an item list, its order decides the ties
-    data = rio.load(scores, items=["d", "b", "a", "c"], k=4)
+    # c first (0.9); the three tied at 0.5 in the order of the rows: d, b, a
     assert data.items.ids[data.top_k["run"][0]].tolist() == ["c", "d", "b", "a"]
+    assert "tied scores" in data.report["issue"].iloc[-1] and data.order == {"run": "score"}
     ranked = scores.assign(rank=[4, 3, 2, 1])                     # a rank column beats the scores
-    data = rio.load(ranked, items=["a", "b", "c", "d"], k=4)
+    with pytest.warns(UserWarning, match="disagrees with the scores for 1 user"):
+        data = rio.load(ranked, items=["a", "b", "c", "d"], k=4)
     assert data.items.ids[data.top_k["run"][0]].tolist() == ["a", "b", "c", "d"]
-    assert rio.load(ranked, items=["a", "b", "c", "d"], k=4, order="score").top_k["run"][0].tolist() == [2, 0, 1, 3]
+    with pytest.warns(UserWarning):
+        assert rio.load(ranked, items=["a", "b", "c", "d"], k=4, order="score").top_k["run"][0].tolist() == [2, 3, 1, 0]
+    with pytest.warns(UserWarning):
+        assert rio.load(ranked, items=["a", "b", "c", "d"], k=4, order="file").top_k["run"][0].tolist() == [3, 2, 1, 0]
+
+
+def test_trec_runs_follow_the_scores_as_trec_eval_does(tmp_path):
+    # ranks contradict the scores on line 2; d2 and d3 tie at 0.5: trec_eval puts the larger docno first
+    path = tmp_path / "r.trec"
+    path.write_text("q Q0 d1 1 0.1 t\nq Q0 d2 2 0.5 t\nq Q0 d3 3 0.5 t\nq Q0 d4 4 0.9 t\n")
+    with pytest.warns(UserWarning) as caught:
+        data = rio.load(path, items=["d1", "d2", "d3", "d4"], k=4)
+    text = " ".join(str(w.message) for w in caught)
+    assert "r.trec: the rank column disagrees with the scores for 1 user(s) (first at line 1)" in text
+    assert "descending document id" in text
+    assert data.items.ids[data.top_k["r"][0]].tolist() == ["d4", "d3", "d2", "d1"]
+    with pytest.warns(UserWarning, match="disagrees"):
+        ranked = rio.load(path, items=["d1", "d2", "d3", "d4"], k=4, order="rank")
+    assert ranked.top_k["r"][0].tolist() == [0, 1, 2, 3] and ranked.order == {"r": "rank"}
+    ranx = pytest.importorskip("ranx")
+    run = ranx.Run.from_file(str(path), kind="trec")
+    assert list(run.to_dict()["q"])[0] == "d4"         # ranx too ranks by score
 
 
 # --------------------------------------------------------------------------- the catalogue
 
-def test_catalogue_is_never_guessed_silently(tmp_path):
+def test_catalogue_is_never_guessed(tmp_path):
     run = pd.DataFrame({"user": ["u", "u"], "item": ["a", "b"], "rank": [1, 2]})
-    with pytest.warns(UserWarning, match="2 distinct items"):
-        data = rio.load(run)
-    assert data.n_items == 2 and "n_items taken from the union" in data.report["issue"].iloc[0]
+    truth = pd.DataFrame({"user": ["u"], "item": ["a"]})
+    data = rio.load(run, relevant=truth)
+    assert data.catalogue == "union" and "catalogue measures refused" in data.report["issue"].iloc[0]
+    assert data.evaluate(["MRR"])["value"].tolist() == [1.0]             # relevance measures need no catalogue
+    with pytest.raises(ValueError, match=r"Gini_ori depend\(s\) on the catalogue size.*items="):
+        data.evaluate(["MRR", "Gini_ori"])
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         assert rio.load(run, n_items=10).n_items == 10
