@@ -427,6 +427,8 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
                     low, high = np.clip([low + shift, high + shift], *s.range)
             rows.append({"run": r, "measure": s.key, "value": value, "ci_low": float(low), "ci_high": float(high)})
     values = pd.DataFrame(rows, columns=["run", "measure", "value", "ci_low", "ci_high"])
+    reasons = {(r, key): _io._reason(run_map[r], key, per_options[key])
+               for r, key, v in zip(values["run"], values["measure"], values["value"]) if np.isnan(v)}
 
     # ---- paired tests
     tests = []
@@ -487,7 +489,7 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
     tests["significant"] = tests["p_adjusted"] <= alpha
     return Report(values=values, tests=tests, measures=names, runs=labels, baseline=baseline, ci=ci, alpha=alpha,
                   interval=interval,
-                  n_resamples=int(n_resamples), test=test, correction=correction, n_users=m)
+                  n_resamples=int(n_resamples), test=test, correction=correction, n_users=m, reasons=reasons)
 
 
 def _count(d, t, exceed, done, key):
@@ -562,14 +564,23 @@ def adjust(pvalues, method: str = "holm") -> np.ndarray:
 
 @dataclass
 class Report:
-    """What :func:`compare` found: tidy frames, tables in Markdown/LaTeX/HTML, a figure.
+    """What :func:`compare` found: tidy frames, tables in Markdown/LaTeX/CSV/HTML, a figure.
 
     Attributes
     ----------
     values : pandas.DataFrame
         ``run, measure, value, ci_low, ci_high``.
     tests : pandas.DataFrame
-        ``run, versus, measure, test, difference, p_value, p_adjusted, significant``.
+        ``run, versus, measure, test, difference, p_value, p_adjusted, significant``; ``test`` is
+        the test that ran (``"t"``/``"wilcoxon"`` apply to means of per-user values only; other
+        measures fall back to ``"permutation"``).
+    reasons : dict
+        ``(run, measure) -> why the value is NaN`` (the library's explanation), shown as notes.
+    notes : list of str
+        Lines printed under every table (e.g. how run files were read).
+    digits : int or None
+        Significant digits of the smallest value of each measure (default 3): every number of a
+        measure is printed with the decimals that gives, so small values stay readable.
 
     Examples
     --------
@@ -593,44 +604,105 @@ class Report:
     test: str = "permutation"
     correction: str = "holm"
     n_users: int = 0
-    digits: int = field(default=3, repr=False)
+    digits: int | None = field(default=None, repr=False)
+    notes: list = field(default_factory=list, repr=False)
+    reasons: dict = field(default_factory=dict, repr=False)
 
     def __repr__(self) -> str:
         return (f"Report(runs={self.runs}, measures={self.measures}, n_users={self.n_users}, ci={self.ci}, "
                 f"n_resamples={self.n_resamples}, test={self.test!r}, correction={self.correction!r})")
+
+    @classmethod
+    def of_values(cls, values: pd.DataFrame, *, n_users: int, notes=()) -> "Report":
+        """A report of point values alone (``run, measure, value[, reason]``): no intervals, no tests."""
+        values = values.copy()
+        reasons = {}
+        if "reason" in values:
+            reasons = {(r, key): why for r, key, why in zip(values["run"], values["measure"], values["reason"])
+                       if why}
+            values = values.drop(columns="reason")
+        for col in ("ci_low", "ci_high"):
+            if col not in values:
+                values[col] = np.nan
+        tests = pd.DataFrame(columns=["run", "versus", "measure", "test", "difference", "p_value", "p_adjusted",
+                                      "significant"])
+        return cls(values=values, tests=tests, measures=list(dict.fromkeys(values["measure"])),
+                   runs=list(dict.fromkeys(values["run"])), n_resamples=0, n_users=n_users, notes=list(notes),
+                   reasons=reasons)
 
     def best(self) -> pd.Series:
         """The best run of each measure, by the registry's direction (ties: the first run)."""
         out = {}
         for key in self.measures:
             sub = self.values[self.values["measure"] == key].dropna(subset=["value"])
-            if sub.empty:
+            if sub.empty or len(self.runs) < 2:
                 out[key] = None
                 continue
             pick = sub["value"].idxmax() if get(key).higher_is_better else sub["value"].idxmin()
             out[key] = sub.loc[pick, "run"]
-        return pd.Series(out, name="best")
+        return pd.Series(out, name="best", dtype=object)
+
+    def _used(self) -> dict:
+        """``measure -> the test(s) that ran`` (one name, or several joined by '/')."""
+        return {key: "/".join(dict.fromkeys(sub["test"])) for key, sub in self.tests.groupby("measure", sort=False)}
 
     def _marks(self) -> dict:
-        """``(run, measure) -> superscripts``: the runs it beats significantly (by index, 1-based)."""
+        """``(run, measure) -> superscripts``: the runs it beats significantly (by index, 1-based), followed
+        by the test's letter where it is not the test asked for."""
         index = {r: str(j + 1) for j, r in enumerate(self.runs)}
         marks = {}
-        for _, t in self.tests[self.tests["significant"]].iterrows():
+        for _, t in self.tests[self.tests["significant"].astype(bool)].iterrows():
             higher = get(t["measure"]).higher_is_better
             better, worse = (t["run"], t["versus"]) if (t["difference"] > 0) == higher else (t["versus"], t["run"])
             marks.setdefault((better, t["measure"]), []).append(index[worse])
-        return {key: ",".join(sorted(v, key=int)) for key, v in marks.items()}
+        used = self._used()
+        out = {}
+        for key, v in marks.items():
+            text = ",".join(sorted(v, key=int))
+            if used.get(key[1], self.test) != self.test:
+                text += " " + _LETTER[used[key[1]]]
+            out[key] = text
+        return out
+
+    def _decimals(self, digits) -> dict:
+        """Decimals per measure: ``digits`` significant digits of its smallest non-zero value."""
+        digits = self.digits if digits is None else digits
+        digits = 3 if digits is None else digits
+        if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 1 <= digits <= 15:
+            raise ValueError(f"digits must be an integer from 1 to 15, got {digits!r}.")
+        out = {}
+        for key in self.measures:
+            sub = self.values.loc[self.values["measure"] == key]
+            v = sub["value"].to_numpy(float)
+            v = np.abs(v[np.isfinite(v) & (v != 0)])
+            if not v.size:                      # every value 0 or NaN: the intervals set the scale
+                v = sub[["ci_low", "ci_high"]].to_numpy(float)
+                v = np.abs(v[np.isfinite(v) & (v != 0)])
+            smallest = v.min() if v.size else 1.0
+            out[key] = int(min(15, max(0, digits - 1 - np.floor(np.log10(smallest)))))
+        return out
+
+    def _reasons(self) -> dict:
+        """``(run, measure) -> footnote letter`` and the notes ``letter: reason`` of NaN values."""
+        letters, notes, marks = {}, [], {}
+        for cell, reason in self.reasons.items():
+            if reason not in letters:
+                letters[reason] = chr(ord("a") + len(letters) % 26)
+                notes.append(f"NaN ({letters[reason]}): {reason}")
+            marks[cell] = letters[reason]
+        return marks, notes
 
     def table(self, *, digits: int | None = None, intervals: bool = True) -> pd.DataFrame:
         """Runs × measures of formatted cells ``value [low, high]``, ``*`` best, superscripts = beaten runs."""
-        digits = self.digits if digits is None else digits
-        best, marks = self.best(), self._marks()
+        dec, best, marks = self._decimals(digits), self.best(), self._marks()
+        why, _ = self._reasons()
         cells = {}
         for _, row in self.values.iterrows():
             r, key = row["run"], row["measure"]
-            text = "NaN" if np.isnan(row["value"]) else f"{row['value']:.{digits}f}"
+            d = dec[key]
+            text = f"NaN ({why[(r, key)]})" if (r, key) in why else _number(row["value"], d)
             if intervals and not np.isnan(row["ci_low"]):
-                text += f" [{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]"
+                text += f" [{_number(row['ci_low'], d)}, {_number(row['ci_high'], d)}]"
             if best.get(key) == r:
                 text += " *"
             if (r, key) in marks:
@@ -643,9 +715,19 @@ class Report:
 
     def _legend(self) -> str:
         corr = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "no"}[self.correction]
-        return (f"{self.n_users} users; value [{self.ci:.0%} user-bootstrap interval ({self.interval}), {self.n_resamples} resamples]; "
-                f"* best run by the measure's direction (↑ higher better, ↓ lower better); superscript j: "
-                f"significantly better than run j ({self.test} test, {corr} correction per measure, α = {self.alpha}).")
+        if self.n_resamples == 0:
+            text = f"{self.n_users} users; ↑ higher better, ↓ lower better."
+        else:
+            text = (f"{self.n_users} users; value [{self.ci:.0%} user-bootstrap interval ({self.interval}), "
+                    f"{self.n_resamples} resamples]; * best run by the measure's direction (↑ higher better, ↓ lower "
+                    f"better); superscript j: significantly better than run j ({self.test} test, {corr} correction "
+                    f"per measure, α = {self.alpha}).")
+            used = self._used()
+            other = {key: t for key, t in used.items() if t != self.test}
+            if other:
+                text += (f" The {self.test} test applies to means of per-user values only; "
+                         + ", ".join(f"{key}: {t} test ({_LETTER.get(t, t)})" for key, t in other.items()) + ".")
+        return " ".join([text, *self.notes, *self._reasons()[1]])
 
     def to_markdown(self, *, digits: int | None = None) -> str:
         """The table in Markdown (GitHub pipes), with its legend."""
@@ -653,10 +735,30 @@ class Report:
 
         return _sup_html(markdown_table(self.table(digits=digits))) + "\n\n" + self._legend()
 
+    def to_csv(self, path=None, *, digits: int | None = None) -> str | None:
+        """Values, tests and notes in one CSV: a ``kind`` column (``value``, ``test``, ``note``) tells them apart.
+
+        Numbers are written in full (``digits`` does not round them: a CSV is for further
+        computation). With ``path`` the CSV is written there; else it is returned.
+        """
+        values = self.values.assign(kind="value", reason=[self.reasons.get((r, key), "") for r, key in
+                                                          zip(self.values["run"], self.values["measure"])])
+        tests = self.tests.assign(kind="test")
+        notes = pd.DataFrame({"kind": "note", "note": [self._legend()]})
+        frames = [values] + ([tests] if len(tests) else []) + [notes]
+        out = pd.concat(frames, ignore_index=True)
+        cols = ["kind"] + [c for c in out.columns if c != "kind"]
+        text = out[cols].to_csv(index=False)
+        if path is None:
+            return text
+        Path(path).write_text(text)
+        return None
+
     def to_latex(self, *, digits: int | None = None, caption: str | None = None, label: str | None = None) -> str:
-        """A ``booktabs`` LaTeX table: best in bold, superscripts for significance, intervals beneath."""
-        digits = self.digits if digits is None else digits
-        best, marks = self.best(), self._marks()
+        """A ``booktabs`` LaTeX table (``\\usepackage{booktabs}``): best in bold, superscripts for
+        significance, intervals beneath; the legend and notes are the caption."""
+        dec, best, marks = self._decimals(digits), self.best(), self._marks()
+        why, _ = self._reasons()
         arrows = {True: r"$\uparrow$", False: r"$\downarrow$"}
         head = " & ".join(["Run"] + [f"{_tex(k)} {arrows[get(k).higher_is_better]}" for k in self.measures])
         body = []
@@ -664,13 +766,14 @@ class Report:
             cells = [f"{j + 1}. {_tex(r)}"]
             for key in self.measures:
                 row = self.values[(self.values["run"] == r) & (self.values["measure"] == key)].iloc[0]
-                cell = "NaN" if np.isnan(row["value"]) else f"{row['value']:.{digits}f}"
+                d = dec[key]
+                cell = f"NaN$^{{{why[(r, key)]}}}$" if (r, key) in why else _number(row["value"], d)
                 if best.get(key) == r:
                     cell = f"\\textbf{{{cell}}}"
                 if (r, key) in marks:
-                    cell += f"$^{{{marks[(r, key)]}}}$"
+                    cell += f"$^{{{marks[(r, key)].replace(' ', '')}}}$"
                 if not np.isnan(row["ci_low"]):
-                    cell += f" \\tiny[{row['ci_low']:.{digits}f}, {row['ci_high']:.{digits}f}]"
+                    cell += f" {{\\tiny[{_number(row['ci_low'], d)}, {_number(row['ci_high'], d)}]}}"
                 cells.append(cell)
             body.append(" & ".join(cells) + r" \\")
         lines = [r"\begin{table}", r"\centering", r"\begin{tabular}{l" + "r" * len(self.measures) + "}",
@@ -720,15 +823,31 @@ class Report:
         return fig
 
 
+_LETTER = {"permutation": "P", "t": "t", "wilcoxon": "W"}
+
+
+def _number(x, decimals: int) -> str:
+    return "NaN" if np.isnan(x) else f"{x:.{decimals}f}"
+
+
 def _sup_html(text: str) -> str:
     import re
 
-    return re.sub(r"\^([\d,]+)", r"<sup>\1</sup>", text)
+    return re.sub(r"\^([\d,]+(?: [PtW])?)", r"<sup>\1</sup>", text)
 
 
 def _tex(text) -> str:
-    out = str(text)
-    for a, b in (("\\", r"\textbackslash{}"), ("_", r"\_"), ("%", r"\%"), ("&", r"\&"), ("#", r"\#"),
-                 ("–", "--"), ("α", r"$\alpha$"), ("↑", r"$\uparrow$"), ("↓", r"$\downarrow$")):
-        out = out.replace(a, b)
-    return out
+    """``text`` safe in LaTeX (special characters escaped; the report's few Unicode signs as macros)."""
+    out = []
+    table = {"\\": r"\textbackslash{}", "_": r"\_", "%": r"\%", "&": r"\&", "#": r"\#", "$": r"\$",
+             "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "–": "--",
+             "α": r"$\alpha$", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "×": r"$\times$", "≥": r"$\geq$",
+             "≤": r"$\leq$", "…": r"\ldots{}", "’": "'"}
+    for ch in str(text):
+        if ch in table:
+            out.append(table[ch])
+        elif ord(ch) < 128:
+            out.append(ch)
+        else:
+            out.append("?")            # pdflatex without inputenc extras cannot set it
+    return "".join(out)
