@@ -87,9 +87,24 @@ def expand_measures(measures) -> list[str]:
         elif name in PARTS.values():
             out += [s.key for s in ALL_MEASURES if PARTS[s.family] == name]
         else:
-            out.append(get(name).key)
+            out.append(_known(name, families))
     seen = set()
     return [x for x in out if not (x in seen or seen.add(x))]
+
+
+def _known(name, families) -> str:
+    """The canonical key of measure ``name``; an unknown name is an error that suggests close names."""
+    try:
+        return get(name).key
+    except (KeyError, ValueError):
+        import difflib
+
+        choices = [s.key for s in ALL_MEASURES] + sorted(families) + list(PARTS.values())
+        close = difflib.get_close_matches(str(name), choices, n=3, cutoff=0.6) or \
+            [c for c in choices if c.lower() == str(name).lower()]
+        hint = f" Did you mean {' or '.join(close)}?" if close else ""
+        raise ValueError(f"unknown measure {name!r}.{hint} The measures: recfair.registry.names() "
+                         "(or `recfair measures`).") from None
 
 
 def _as_runs(runs, *, relevant, history, n_items, k, user_attributes, items=None) -> dict[str, Run]:

@@ -69,7 +69,10 @@ def test_compare_markdown_latex_json_and_output_file(files):
 def test_catalogue_warning_and_bad_input_exit_non_zero(files, tmp_path):
     tmp, *_ = files
     out = _cli("evaluate", tmp / "a.trec", "--qrels", tmp / "test.qrels", "-m", "NDCG", "-k", 5)
-    assert out.returncode == 0 and "warning: no item list or n_items given" in out.stderr
+    assert out.returncode == 0 and "catalogue measures refused" in out.stderr     # relevance needs no catalogue
+    out = _cli("evaluate", tmp / "a.trec", "--qrels", tmp / "test.qrels", "-m", "NDCG", "Gini_ori", "-k", 5)
+    assert out.returncode == 1 and "Gini_ori depend(s) on the catalogue size" in out.stderr
+    assert "--items" in out.stderr and "--n-items" in out.stderr and "items=" not in out.stderr
     bad = tmp_path / "bad.trec"
     bad.write_text("u1 Q0 i1 1 0.5 tag\nu1 Q0 i2 oops 0.4 tag\n")
     out = _cli("evaluate", bad, "--qrels", tmp / "test.qrels", "--n-items", 30, "-m", "NDCG", "-k", 1)
@@ -78,6 +81,8 @@ def test_catalogue_warning_and_bad_input_exit_non_zero(files, tmp_path):
     assert out.returncode == 1 and "no such file" in out.stderr
     out = _cli("evaluate", tmp / "a.trec", "--n-items", 30, "-m", "NOPE")
     assert out.returncode == 1 and "unknown measure 'NOPE'" in out.stderr
+    out = _cli("evaluate", tmp / "a.trec", "--n-items", 30, "-m", "Gini_orig")
+    assert out.returncode == 1 and "Did you mean Gini_ori" in out.stderr
     out = _cli("evaluate", tmp / "a.trec", "--n-items", 30, "--items", tmp / "items.txt", "-m", "NDCG")
     assert out.returncode == 2 and "not allowed with" in out.stderr        # argparse: mutually exclusive
 
@@ -88,10 +93,10 @@ def test_measures_and_bounds(files):
     assert out.returncode == 0 and [r["measure"] for r in rows] == rf.registry.names("item_exposure")
     out = _cli("measures", "--needs", "top_k")
     assert "Gini_our" in out.stdout and "NDCG" not in out.stdout
-    out = _cli("bounds", "Gini_ori", "-m", 943, "-n", 1682, "-k", 10)
+    out = _cli("bounds", "Gini_ori", "--users", 943, "--items", 1682, "-k", 10)
     want = rf.REGISTRY["Gini_ori"].bounds(943, 1682, 10)
     assert out.returncode == 0 and f"{want.most_fair:.6g}" in out.stdout
-    out = _cli("bounds", "Gini_ori", "-m", 3, "-n", 2, "-k", 5)
+    out = _cli("bounds", "Gini_ori", "--users", 3, "--items", 2, "-k", 5)
     assert out.returncode == 1 and "exceeds" in out.stderr
     assert _cli("measures", "--part", "VII").returncode == 1
 
