@@ -91,7 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     cat.add_argument("--items", metavar="FILE", help="the catalogue: one item id per line")
     cat.add_argument("--n-items", type=int, metavar="N", help="the catalogue size")
     ev.add_argument("-m", "--measures", nargs="+", required=True, metavar="MEASURE", help="measures, families or parts")
-    ev.add_argument("-k", type=int, default=10, help="cut-off (default 10)")
+    ev.add_argument("-k", type=int, default=None, help="cut-off (default: the length of the longest list)")
     ev.add_argument("--option", action="append", default=[], metavar="MEASURE.KEY=VALUE",
                     help="a measure's option, e.g. PUF.base=P, DPFR.rel=NDCG, Ent_ori.base=2 (repeatable)")
     ev.add_argument("--similarity", metavar="NAME|FILE",
@@ -312,7 +312,7 @@ def _evaluate(args) -> int:
     from .compare import Report, compare, expand_measures
     from .registry import get
 
-    if args.k < 1:
+    if args.k is not None and args.k < 1:
         raise ValueError(f"-k must be a positive integer, got {args.k}.")
     if not 1 <= args.digits <= 15:
         raise ValueError(f"--digits must be from 1 to 15, got {args.digits}.")
@@ -348,7 +348,7 @@ def _evaluate(args) -> int:
         parts = []
         for keys, graded, options in groups:
             runs = {name: data.run(name, graded=graded) for name in names}
-            parts.append(compare(runs, keys, k=args.k, baseline=args.baseline, ci=args.ci,
+            parts.append(compare(runs, keys, k=data.k, baseline=args.baseline, ci=args.ci,
                                  n_resamples=args.resamples, test=args.test, correction=args.correction,
                                  seed=args.seed, progress=sys.stderr.isatty(), **options))
         report = _merge(parts, measures, notes=[policy])

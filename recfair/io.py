@@ -368,6 +368,7 @@ def _read_any(source, *, format, kind, columns, encoding=None):
         raise TypeError(f"cannot read a {kind} from a {type(source).__name__}: pass a path, a DataFrame, "
                         "a ranx object or a dict.")
     path = Path(source)
+    _bytes(path) if not path.is_file() else None        # a folder or a missing file: its own message
     fmt = format or detect_format(path, kind=kind, encoding=encoding)
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r}; choose one of {FORMATS}.")
