@@ -280,3 +280,146 @@ def test_map_differs_exactly_for_users_with_more_than_k_relevant_items(tmp_path)
 def test_json_is_rankx_dict_form(tmp_path):
     path = rio.write_run(np.array([[1, 0]]), tmp_path / "r.json", users=["q"], items=["a", "b"])
     assert json.loads(path.read_text()) == {"q": {"b": 2.0, "a": 1.0}}
+
+
+# --------------------------------------------------------------------------- the doors: files that go wrong
+
+def _files(tmp_path, m=12, n=20, k=4, seed=3):
+    users, items, top, relevant = _world(seed, m=m, n=n, k=k, max_relevant=5)
+    run = rio.write_run(top, tmp_path / "run.trec", users=users, items=items)
+    qrels = rio.write_relevant(relevant, tmp_path / "test.qrels", users=users, items=items)
+    want = rf.evaluate(top, n_items=n, measures=["MRR", "NDCG", "Gini_ori"], relevant=relevant)
+    return users, items, top, relevant, run, qrels, want
+
+
+def test_a_headerless_rank_file_is_refused_until_columns_say_what_it_holds(tmp_path):
+    users, items, top, relevant, run, qrels, want = _files(tmp_path)
+    frame = rio.read_run(run)[["user", "item", "rank"]]
+    path = tmp_path / "nohead.csv"
+    frame.to_csv(path, index=False, header=False)
+    with pytest.raises(ValueError, match=r"nohead.csv: no header, and column 3 holds whole numbers only: it could "
+                                         r"be a rank .* columns=\['user', 'item', 'rank'\]"):
+        rio.load(path, relevant=qrels, items=items)
+    data = rio.load(path, relevant=qrels, items=items, columns=["user", "item", "rank"])
+    assert data.evaluate(["MRR", "NDCG", "Gini_ori"]).set_index("measure")["value"].to_dict() == pytest.approx(want)
+    read_as_scores = rio.load(path, relevant=qrels, items=items, columns="user,item,score")   # the wrong reading, asked for
+    assert not np.array_equal(read_as_scores.top_k["nohead"], data.top_k["nohead"])
+    with pytest.raises(ValueError, match="columns= names 2 columns, the file has 3"):
+        rio.load(path, relevant=qrels, items=items, columns=["user", "item"])
+    with pytest.raises(ValueError, match="among user, item, rank"):
+        rio.load(path, relevant=qrels, items=items, columns=["user", "item", "rnak"])
+
+
+def test_bom_crlf_and_gzip_read_as_the_plain_file(tmp_path):
+    import gzip
+
+    users, items, top, relevant, run, qrels, want = _files(tmp_path)
+    raw = run.read_bytes()
+    variants = {"bom.trec": b"\xef\xbb\xbf" + raw, "crlf.trec": raw.replace(b"\n", b"\r\n"),
+                "zipped.trec.gz": gzip.compress(raw), "both.trec.gz": gzip.compress(b"\xef\xbb\xbf" +
+                                                                                     raw.replace(b"\n", b"\r\n"))}
+    (tmp_path / "items.txt").write_bytes(b"\xef\xbb\xbf" + "\r\n".join(items).encode() + b"\r\n")
+    qz = tmp_path / "test.qrels.gz"
+    qz.write_bytes(gzip.compress(b"\xef\xbb\xbf" + qrels.read_bytes()))
+    for name, data in variants.items():
+        (tmp_path / name).write_bytes(data)
+        got = rio.load(tmp_path / name, relevant=qz, items=tmp_path / "items.txt")
+        assert list(got.top_k) == [name.split(".")[0]]
+        assert np.array_equal(got.top_k[name.split(".")[0]], top), name
+        assert got.evaluate(["MRR", "NDCG", "Gini_ori"]).set_index("measure")["value"].to_dict() == \
+            pytest.approx(want)
+    broken = tmp_path / "broken.trec.gz"
+    broken.write_bytes(gzip.compress(raw)[:-9])
+    with pytest.raises(ValueError, match="broken.trec.gz: not a readable gzip file"):
+        rio.load(broken, relevant=qrels, items=items)
+
+
+def test_bytes_that_are_not_text_are_refused_naming_file_and_line(tmp_path):
+    users, items, top, relevant, run, qrels, want = _files(tmp_path)
+    lines = run.read_bytes().split(b"\n")
+    lines[6] = lines[6].replace(b"u", b"\xe9", 1)                       # a latin-1 e-acute on line 7
+    bad = tmp_path / "latin.trec"
+    bad.write_bytes(b"\n".join(lines))
+    with pytest.raises(ValueError, match=r"latin.trec: line 7: byte b'\\xe9' is not utf-8 text; pass encoding="):
+        rio.load(bad, relevant=qrels, items=items)
+    data = rio.load(bad, relevant=qrels, items=items, encoding="latin-1", missing_users="drop", on_missing="drop")
+    # read as latin-1, line 7's user is a new user "é..." with one item: both halves are short lists, reported
+    assert data.report["issue"].str.contains("shorter than k=4").any() and len(data.users) == len(users) - 1
+    nul = tmp_path / "nul.trec"
+    nul.write_bytes(run.read_bytes().replace(b"u001", b"u0\x001", 1))
+    with pytest.raises(ValueError, match=r"nul.trec: line \d+: control character"):
+        rio.load(nul, relevant=qrels, items=items)
+    empty = tmp_path / "empty.csv"
+    empty.write_text("")
+    with pytest.raises(ValueError, match="empty.csv: the file is empty"):
+        rio.load(empty, relevant=qrels, items=items)
+    with pytest.raises(ValueError, match="is a folder, not a file"):
+        rio.load(tmp_path, relevant=qrels, items=items)
+    with pytest.raises(ValueError, match="unknown encoding"):
+        rio.load(run, relevant=qrels, items=items, encoding="klingon")
+
+
+def test_ground_truth_users_without_a_list_need_a_policy(tmp_path):
+    users, items, top, relevant, run, qrels, want = _files(tmp_path)
+    extra = tmp_path / "more.qrels"
+    extra.write_text(qrels.read_text() + "ghost1 0 i001 1\nghost2 0 i002 1\nghost3 0 i003 0\n")
+    with pytest.raises(ValueError, match=r"2 of the 14 ground-truth users have no list in any run .*"
+                                         r"missing_users='zero'.*missing_users='drop'"):
+        rio.load(run, relevant=extra, items=items)
+    dropped = rio.load(run, relevant=extra, items=items, missing_users="drop")
+    assert dropped.evaluate(["MRR"])["value"].iloc[0] == pytest.approx(want["MRR"])
+    assert "2 ground-truth user(s) without a list are left out" in dropped.policy()
+    zero = rio.load(run, relevant=extra, items=items, missing_users="zero")
+    got = zero.evaluate(["MRR", "Gini_ori"]).set_index("measure")["value"]
+    assert got["MRR"] == pytest.approx(want["MRR"] * 12 / 14)          # trec_eval -c: the mean over all 14
+    assert got["Gini_ori"] == pytest.approx(want["Gini_ori"])           # the lists are the lists
+    assert "count as 0" in zero.policy()
+    with pytest.raises(ValueError, match="missing_users must be"):
+        rio.load(run, relevant=extra, items=items, missing_users="ignore")
+
+
+def test_graded_ground_truth_gives_graded_measures_their_grades(tmp_path):
+    users, items, top, relevant, run, qrels, want = _files(tmp_path)
+    rng = np.random.default_rng(0)
+    grades = [rng.integers(1, 5, len(r)).astype(float) for r in relevant]
+    frame = pd.DataFrame({"user": np.repeat(users, [len(r) for r in relevant]),
+                          "item": [items[i] for r in relevant for i in r], "relevance": np.concatenate(grades)})
+    frame = pd.concat([frame, pd.DataFrame({"user": [users[0]], "item": [items[top[0, 0]]], "relevance": [0.0]})])
+    path = rio.write_relevant(frame.drop_duplicates(["user", "item"], keep="first"), tmp_path / "graded.qrels")
+    data = rio.load(run, relevant=path, items=items)
+    got = data.evaluate(["NDCG", "IAA_ori"]).set_index("measure")["value"]
+    import scipy.sparse as sp
+
+    dense = np.zeros((len(users), len(items)))
+    for u, (r, g) in enumerate(zip(relevant, grades)):
+        dense[u, r] = g
+    assert got["IAA_ori"] == pytest.approx(rf.evaluate(top, n_items=len(items), measures=["IAA_ori"],
+                                                       relevance=sp.csr_matrix(dense))["IAA_ori"])
+    assert got["NDCG"] == pytest.approx(want["NDCG"])                   # binary: grade > 0
+    assert "graded ground truth" in data.policy()
+
+
+def test_every_nan_carries_its_reason():
+    run = pd.DataFrame({"user": ["a", "a", "b", "b"], "item": ["x", "y", "x", "y"], "rank": [1, 2, 1, 2]})
+    truth = pd.DataFrame({"user": ["a", "b"], "item": ["x", "x"]})
+    data = rio.load(run, relevant=truth, n_items=3)
+    out = data.evaluate(["IBO_ori", "NDCG"]).set_index("measure")
+    assert np.isnan(out.loc["IBO_ori", "value"]) and "relevant to no user" in out.loc["IBO_ori", "reason"]
+    assert out.loc["NDCG", "reason"] == ""
+
+
+def test_k_longer_than_every_list_is_an_error_that_says_so():
+    run = pd.DataFrame({"user": ["a", "a"], "item": ["x", "y"], "rank": [1, 2]})
+    with pytest.raises(ValueError, match=r"k=5 but the longest list in the runs has 2 item\(s\)"):
+        rio.load(run, n_items=10, k=5)
+
+
+def test_file_order_and_unordered_runs(tmp_path):
+    path = tmp_path / "pairs.csv"
+    path.write_text("u,b\nu,a\nv,a\nv,c\n")
+    with pytest.raises(ValueError, match="nothing orders the lists"):
+        rio.load(path, n_items=3)
+    with pytest.raises(ValueError, match="neither a rank nor a score"):
+        rio.load(path, n_items=3, columns=["user", "item"])
+    data = rio.load(path, n_items=3, columns=["user", "item"], order="file")
+    assert data.items.ids[data.top_k["pairs"]].tolist() == [["b", "a"], ["a", "c"]]
