@@ -208,3 +208,61 @@ def test_expand_measures():
     assert cmp.expand_measures(["I"])[:2] == ["Jain_ori", "Jain_our"]
     with pytest.raises(ValueError, match="unknown measure"):
         cmp.expand_measures(["nope"])
+
+
+def test_report_csv_has_values_tests_and_notes(small):
+    import io as stdio
+
+    runs, relevant, n, k = small
+    report = rf.compare(runs, ["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=30, seed=0)
+    frame = pd.read_csv(stdio.StringIO(report.to_csv()))
+    assert set(frame["kind"]) == {"value", "test", "note"}
+    values = frame[frame["kind"] == "value"]
+    assert values["value"].to_numpy() == pytest.approx(report.values["value"].to_numpy())   # full precision
+    tests = frame[frame["kind"] == "test"]
+    assert tests["p_value"].to_numpy() == pytest.approx(report.tests["p_value"].to_numpy())
+    assert "Holm" in frame.loc[frame["kind"] == "note", "note"].iloc[0]
+
+
+def test_small_values_keep_significant_digits_and_digits_sets_them():
+    values = pd.DataFrame({"run": ["a", "b"], "measure": ["NDCG", "NDCG"], "value": [0.000123456, 0.00045]})
+    report = cmp.Report.of_values(values, n_users=100_000)
+    cells = report.table()["↑ NDCG"].tolist()
+    assert cells[0] == "0.000123" and cells[1].startswith("0.000450")
+    assert report.table(digits=2)["↑ NDCG"].iloc[0] == "0.00012"
+    with pytest.raises(ValueError, match="digits must be an integer from 1 to 15"):
+        report.table(digits=0)
+
+
+def test_the_test_that_ran_is_shown_beside_the_mark(small):
+    runs, relevant, n, k = small
+    report = rf.compare(runs, ["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=200, seed=0,
+                        test="t", alpha=0.5)
+    used = report.tests.groupby("measure")["test"].agg(set)
+    assert used["NDCG"] == {"t"} and used["Gini_our"] == {"permutation"}
+    legend = report._legend()
+    assert "Gini_our: permutation test (P)" in legend and "NDCG: " not in legend
+    marks = report._marks()
+    assert all(text.endswith(" P") for (r, key), text in marks.items() if key == "Gini_our")
+    assert all(not text.endswith(" P") for (r, key), text in marks.items() if key == "NDCG")
+
+
+def test_latex_compiles_with_booktabs(small, tmp_path):
+    import shutil
+    import subprocess
+
+    runs, relevant, n, k = small
+    report = rf.compare({"run_a & 50%": runs["a"], "b": runs["b"]}, ["NDCG", "Gini_our", "Ent_ori"],
+                        relevant=relevant, n_items=n, k=k, n_resamples=30, seed=0)
+    report.reasons[("b", "Ent_ori")] = "an explanation with n_items, 100% & {braces}"
+    tex = report.to_latex(label="tab:runs")
+    assert "↑" not in tex and "↓" not in tex and "n_items" not in tex.replace(r"n\_items", "")
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed (Debian: texlive-latex-base, texlive-latex-recommended)")
+    doc = tmp_path / "t.tex"
+    doc.write_text("\\documentclass{article}\n\\usepackage{booktabs}\n\\begin{document}\n" + tex
+                   + "\n\\end{document}\n")
+    out = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", doc.name], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stdout[-2000:]
+    assert (tmp_path / "t.pdf").stat().st_size > 0
