@@ -107,3 +107,108 @@ def test_help_has_examples():
     out = _cli("evaluate", "--help")
     assert "--qrels" in out.stdout and "LensKit" in out.stdout
     assert _cli().returncode == 2
+
+
+def test_the_doors_from_the_command_line(files, tmp_path):
+    tmp, a, b, relevant, n, k = files
+    frame = rf.io.read_run(tmp / "a.trec")[["user", "item", "rank"]]
+    frame.to_csv(tmp_path / "nohead.csv", index=False, header=False)
+    common = ["--qrels", tmp / "test.qrels", "--items", tmp / "items.txt", "-m", "MRR"]
+    out = _cli("evaluate", tmp_path / "nohead.csv", *common)
+    assert out.returncode == 1 and "--columns user,item,rank" in out.stderr and "columns=" not in out.stderr
+    out = _cli("evaluate", tmp_path / "nohead.csv", "--columns", "user,item,rank", *common, "--format", "json")
+    assert out.returncode == 0, out.stderr
+    js = json.loads(out.stdout)
+    want = rf.evaluate(a, n_items=n, measures=["MRR"], relevant=relevant)["MRR"]
+    assert js["values"][0]["value"] == pytest.approx(want) and "rank column" in js["policy"]
+    (tmp_path / "more.qrels").write_text((tmp / "test.qrels").read_text() + "ghost 0 i1 1\n")
+    common[1] = tmp_path / "more.qrels"
+    out = _cli("evaluate", tmp / "a.trec", *common)
+    assert out.returncode == 1 and "1 of the 26 ground-truth users" in out.stderr and "--missing-users zero" in out.stderr
+    out = _cli("evaluate", tmp / "a.trec", *common, "--missing-users", "zero", "--format", "csv")
+    assert out.returncode == 0, out.stderr
+    got = pd.read_csv(pd.io.common.StringIO(out.stdout))
+    assert got.loc[got["kind"] == "value", "value"].iloc[0] == pytest.approx(want * 25 / 26)
+    assert "count as 0" in got.loc[got["kind"] == "note", "note"].iloc[0]
+    latin = tmp_path / "latin.trec"
+    latin.write_bytes((tmp / "a.trec").read_bytes().replace(b"u1 ", b"u\xe91 ", 1))
+    out = _cli("evaluate", latin, "--qrels", tmp / "test.qrels", "--items", tmp / "items.txt", "-m", "MRR")
+    assert out.returncode == 1 and "latin.trec: line 6: byte" in out.stderr and "--encoding" in out.stderr
+    out = _cli("evaluate", tmp / "a.trec", "--qrels", tmp / "test.qrels", "--items", tmp / "items.txt", "-m", "MRR",
+               "-k", 20)
+    assert out.returncode == 1 and "-k 20 but the longest list in the runs has 5" in out.stderr
+    out = _cli("evaluate", tmp, "--qrels", tmp / "test.qrels", "--n-items", 30, "-m", "MRR")
+    assert out.returncode == 1 and "is a folder" in out.stderr and "Traceback" not in out.stderr
+    out = _cli("evaluate", tmp / "a.trec", "--qrels", tmp / "test.qrels", "--n-items", 30, "-m", "MRR", "-o", tmp_path)
+    assert out.returncode == 1 and "-o/--output" in out.stderr and "is a folder" in out.stderr
+
+
+def test_every_part_is_reachable(files, tmp_path):
+    tmp, a, b, relevant, n, k = files
+    users = [f"u{j}" for j in range(len(relevant))]
+    rng = np.random.default_rng(1)
+    attrs = pd.DataFrame({"user_id": users, "gender": rng.choice(["F", "M"], len(users)),
+                          "age": rng.choice(["young", "old"], len(users))})
+    attrs.to_csv(tmp_path / "users.csv", index=False)
+    history = [rng.choice(np.setdiff1d(np.arange(n), np.r_[a[u], relevant[u]]), 3, replace=False)
+               for u in range(len(users))]
+    rf.io.write_relevant(history, tmp_path / "train.qrels", users=users, items=[f"i{j}" for j in range(n)])
+    base = ["evaluate", tmp / "a.trec", "--qrels", tmp / "test.qrels", "--items", tmp / "items.txt",
+            "--format", "json"]
+    out = _cli(*base, "-m", "SD_group", "PUF", "Ent_our", "Ent_ori", "--user-attributes", tmp_path / "users.csv",
+               "--grouping", "gender,age", "--history", tmp_path / "train.qrels", "--option", "PUF.base=P",
+               "--option", "Ent_our.base=2", "--similarity", "cosine")
+    assert out.returncode == 0, out.stderr
+    rows = {v["measure"]: v for v in json.loads(out.stdout)["values"]}
+    got = {key: v["value"] for key, v in rows.items()}
+    assert got["Ent_ori"] is None and "never recommended" in rows["Ent_ori"]["reason"]     # a NaN with its reason
+    import scipy.sparse as sp
+
+    hist = sp.csr_matrix((np.ones(3 * len(users)), (np.repeat(np.arange(len(users)), 3), np.concatenate(history))),
+                         shape=(len(users), n))
+    attrs_lib = attrs.set_index("user_id")
+    assert got["SD_group"] == pytest.approx(rf.evaluate(a, n_items=n, measures=["SD_group"], relevant=relevant,
+                                                        user_attributes=attrs_lib, attributes=["gender", "age"])[
+        "SD_group"])
+    assert got["PUF"] == pytest.approx(rf.evaluate(a, n_items=n, measures=["PUF"], relevant=relevant, history=hist,
+                                                   base="P", similarity="cosine")["PUF"])
+    assert got["Ent_our"] == pytest.approx(rf.evaluate(a, n_items=n, measures=["Ent_our"], base=2)["Ent_our"])
+    assert got["PUF"] != pytest.approx(rf.evaluate(a, n_items=n, measures=["PUF"], relevant=relevant, history=hist,
+                                                   similarity="cosine")["PUF"])     # the option took effect
+    out = _cli(*base, "-m", "PUF", "--option", "PUF.bse=P")
+    assert out.returncode == 1 and "PUF has no option 'bse'" in out.stderr
+    out = _cli(*base, "-m", "DPFR", "--history", tmp_path / "train.qrels", "--option", "DPFR.rel=NDCG")
+    assert out.returncode == 0, out.stderr
+    (tmp_path / "counts.txt").write_text("\n".join(str(len(r)) for r in relevant) + "\n")
+    out = _cli("bounds", "IAA_ori", "--items", n, "-k", k, "--n-relevant", tmp_path / "counts.txt")
+    want = rf.REGISTRY["IAA_ori"].bounds(len(relevant), n, k, n_relevant=np.array([len(r) for r in relevant]))
+    assert out.returncode == 0 and f"{want.most_unfair:.6g}" in out.stdout, out.stderr
+    out = _cli("bounds", "IAA_ori", "--items", n, "-k", k, "--n-relevant", tmp / "test.qrels")
+    assert out.returncode == 0 and f"{want.most_unfair:.6g}" in out.stdout, out.stderr
+
+
+def test_needs_and_help_tell_the_truth():
+    out = _cli("measures", "--needs", "top_k", "relevant")
+    assert out.returncode == 0 and "NDCG" in out.stdout and "PUF" not in out.stdout and "UF" not in out.stdout.split()
+    out = _cli("measures", "--needs", "top_k", "relevant", "history")
+    assert "PUF" in out.stdout
+    out = _cli("--help")
+    assert "_ori is the measure as published, NAME_our the thesis's corrected version" in out.stdout
+
+
+def test_latex_from_the_command_line_compiles(files, tmp_path):
+    import shutil
+
+    tmp, *_ = files
+    out = _cli("evaluate", tmp / "a.trec", tmp / "b.csv", "--qrels", tmp / "test.qrels", "--n-items", 30, "-m",
+               "NDCG", "Gini_our", "IBO_ori", "--format", "latex", "-o", tmp_path / "t.tex")
+    assert out.returncode == 0, out.stderr
+    tex = (tmp_path / "t.tex").read_text()
+    assert "↑" not in tex and "\\end{table}" in tex
+    if shutil.which("pdflatex") is None:
+        pytest.skip("pdflatex is not installed")
+    (tmp_path / "doc.tex").write_text("\\documentclass{article}\\usepackage{booktabs}\\begin{document}\n" + tex
+                                      + "\n\\end{document}\n")
+    run = subprocess.run(["pdflatex", "-interaction=nonstopmode", "-halt-on-error", "doc.tex"], cwd=tmp_path,
+                         capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout[-2000:]
