@@ -625,6 +625,8 @@ class RunSet:
         The policy for ground-truth users without a list (a key of :data:`MISSING_USERS`).
     n_missing : int
         How many ground-truth users had no list in any run.
+    n_partial : int
+        How many ground-truth users were left out for a list shorter than ``k`` (or absent from one run).
 
     Examples
     --------
@@ -652,6 +654,7 @@ class RunSet:
     catalogue: str = "n_items"
     missing_users: str | None = None
     n_missing: int = 0
+    n_partial: int = 0
 
     def __repr__(self) -> str:
         return (f"RunSet(runs={list(self.top_k)}, n_users={len(self.users)}, n_items={self.n_items}, k={self.k}, "
@@ -699,8 +702,12 @@ class RunSet:
             if self.missing_users is None:
                 parts.append("every ground-truth user has a list")
             else:
-                parts.append(f"{self.n_missing} ground-truth user(s) without a list {MISSING_USERS[self.missing_users]}"
-                             f" (missing_users='{self.missing_users}')")
+                if self.n_missing:
+                    parts.append(f"{self.n_missing} ground-truth user(s) without a list "
+                                 f"{MISSING_USERS[self.missing_users]} (missing_users='{self.missing_users}')")
+                if self.n_partial:
+                    parts.append(f"{self.n_partial} ground-truth user(s) with a list shorter than k={self.k} (or "
+                                 f"none in one run) are left out (missing_users='{self.missing_users}')")
         parts.append({"items": f"catalogue: the item list ({self.n_items} items)",
                       "n_items": f"catalogue: n_items = {self.n_items}",
                       "union": f"no catalogue given ({self.n_items} items seen): catalogue measures refused"}
@@ -811,7 +818,8 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
         :attr:`RunSet.report`), or raise.
     missing_users : {None, "zero", "drop"}
         Ground-truth users with no list in any run: ``None`` (default) raises a ``ValueError``
-        that counts them; ``"zero"`` counts them as 0 in the per-user relevance means (as
+        that counts them (and so do ground-truth users whose list is shorter than ``k`` or
+        absent from one of the runs: ``"zero"`` and ``"drop"`` leave those out, announced); ``"zero"`` counts them as 0 in the per-user relevance means (as
         ``trec_eval -c`` and RecBole do); ``"drop"`` evaluates the users with lists (as ranx
         with ``make_comparable``). :meth:`RunSet.policy` states the choice.
     encoding : str, optional
@@ -937,7 +945,7 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
         absent = len(all_users.difference(pd.Index(o.users)))
         issue(f"run {name}", "users of other runs missing from this run", absent)
         _missing_policy(on_missing, f"run {name}", absent, "user(s) of other runs are missing from this run")
-    n_missing = 0
+    n_missing = n_partial = 0
     if truth is not None:
         judged = pd.Index(truth.loc[truth["relevance"] > 0, "user"].unique())
         without = keep.difference(judged)
@@ -952,6 +960,12 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
                              "and RecBole do) or missing_users='drop' (evaluate the users with lists, as ranx).")
         issue("relevant", f"ground-truth users without a list (missing_users={missing_users!r})", n_missing,
               f"e.g. {unused[:3].tolist()}")
+        partial = judged.intersection(all_users).difference(keep)
+        n_partial = len(partial)
+        if n_partial and missing_users is None:
+            raise ValueError(f"{n_partial} of the {len(judged)} ground-truth users have a list shorter than k={k} in "
+                             f"a run, or no list in one of the runs (e.g. {partial[:3].tolist()}); leaving them out "
+                             f"changes the mean: give a smaller k=, or missing_users='drop' to leave them out.")
     user_map = IdMap(_sort_ids(keep.to_numpy()))
     m = len(user_map)
     if m == 0:
@@ -1002,7 +1016,8 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
     return RunSet(top_k=top_k, scores=scores, users=user_map, items=item_map, n_items=int(n_items), k=k,
                   relevant=relevant_mat, relevance=relevance, history=history_mat, user_attributes=attrs,
                   report=report, order={name: o.how for name, o in ordered.items()}, catalogue=catalogue,
-                  missing_users=missing_users if n_missing else None, n_missing=n_missing)
+                  missing_users=missing_users if n_missing or n_partial else None, n_missing=n_missing,
+                  n_partial=n_partial)
 
 
 def _missing_policy(on_missing, source, count, what):

@@ -142,8 +142,10 @@ def test_unknown_ids_missing_truth_and_short_lists_are_reported():
     run = pd.DataFrame({"user": ["a", "a", "b", "b", "c", "d", "d"],
                         "item": ["x", "y", "x", "zz", "x", "x", "y"], "rank": [1, 2, 1, 2, 1, 1, 2]})
     truth = pd.DataFrame({"user": ["a", "b", "c"], "item": ["x", "y", "y"]})
+    with pytest.raises(ValueError, match=r"2 of the 3 ground-truth users have a list shorter than k=2"):
+        rio.load(run, relevant=truth, items=["x", "y"], k=2)
     with pytest.warns(UserWarning) as caught:
-        data = rio.load(run, relevant=truth, items=["x", "y"], k=2)
+        data = rio.load(run, relevant=truth, items=["x", "y"], k=2, missing_users="drop")
     text = " ".join(str(w.message) for w in caught)
     assert "outside the item list" in text and "left out" in text
     report = data.report.set_index("issue")["count"]
@@ -151,8 +153,9 @@ def test_unknown_ids_missing_truth_and_short_lists_are_reported():
     assert report["lists shorter than k=2"] == 2                   # b (after dropping zz) and c
     assert report["users without relevant items (dropped)"] == 1   # d
     assert data.users.ids.tolist() == ["a"]
+    assert "2 ground-truth user(s) with a list shorter than k=2" in data.policy()
     with pytest.raises(ValueError, match="shorter than k=2"):
-        rio.load(run, relevant=truth, items=["x", "y", "zz"], k=2, on_missing="raise")
+        rio.load(run, relevant=truth, items=["x", "y", "zz"], k=2, on_missing="raise", missing_users="drop")
 
 
 def test_users_missing_from_one_run_are_counted():
