@@ -107,15 +107,20 @@ def _known(name, families) -> str:
                          "(or `recfair measures`).") from None
 
 
-def _as_runs(runs, *, relevant, history, n_items, k, user_attributes, items=None) -> dict[str, Run]:
+def _as_runs(runs, *, relevant, history, n_items, k, user_attributes, items=None, measures=(),
+             missing_users=None) -> dict[str, Run]:
     if not isinstance(runs, dict) or not runs:
         raise TypeError("runs must be a non-empty dict {name: top-k array, recfair.Run or run file}.")
     values = list(runs.values())
     if all(isinstance(v, Run) for v in values):
         out = dict(runs)
     elif any(isinstance(v, (str, Path, pd.DataFrame, dict)) or _io._is_ranx(v) for v in values):
+        if missing_users == "zero":
+            raise ValueError("missing_users='zero' gives point values only (RunSet.evaluate): the users without a "
+                             "list cannot be resampled; compare with missing_users='drop'.")
         data = _io.load(runs, relevant=relevant, history=history, items=items, n_items=n_items, k=k,
-                        user_attributes=user_attributes)
+                        user_attributes=user_attributes, missing_users=missing_users)
+        data.check_catalogue(measures)
         out = {name: data.run(name) for name in runs}
     else:
         if n_items is None:
@@ -297,7 +302,7 @@ def _swapped(x: Run, y: Run, swap: np.ndarray) -> tuple[Run, Run]:
 def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, baseline=None, ci: float = 0.95,
             n_resamples: int = 1000, interval: str = "centred", test: str = "permutation", correction: str = "holm", alpha: float = 0.05,
             seed=None, user_attributes=None, items=None, progress=None, on_undefined: str = "nan",
-            **options) -> "Report":
+            missing_users=None, **options) -> "Report":
     """Score runs on registry measures with bootstrap intervals and paired significance tests.
 
     Parameters
@@ -342,6 +347,8 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
     progress : bool, optional
         A progress bar over batches of resamples; default: shown when some measure is recomputed
         per resample (no vectorised form) on more than a thousand users.
+    missing_users : {None, "drop"}
+        With run files: ground-truth users without a list (see :func:`recfair.io.load`).
     on_undefined : {"nan", "warn", "raise"}, default "nan"
         For the point values (resampled values are always NaN where undefined).
     **options
@@ -380,7 +387,7 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
     if not names:
         raise ValueError("measures is empty: name at least one measure.")
     run_map = _as_runs(runs, relevant=relevant, history=history, n_items=n_items, k=k,
-                       user_attributes=user_attributes, items=items)
+                       user_attributes=user_attributes, items=items, measures=names, missing_users=missing_users)
     labels = list(run_map)
     if baseline is not None and baseline not in run_map:
         raise ValueError(f"baseline {baseline!r} is not one of the runs {labels}.")

@@ -48,7 +48,15 @@ def is_long_source(x) -> bool:
     >>> is_long_source("runs/als.parquet"), is_long_source([[0, 1], [2, 3]])
     (True, False)
     """
+    if _is_path(x) and os.fspath(x).lower().endswith(_RUN_FILES):
+        raise ValueError(f"{os.fspath(x)} is a run file, not a parquet long run: recfair.evaluate streams parquet "
+                         "runs; read TREC, ranx, CSV/TSV or RecBole files with recfair.io.load(path, relevant=..., "
+                         "items=...).evaluate(measures), or `recfair evaluate`.")
     return _is_path(x) or (is_dask_collection(x) and hasattr(x, "columns"))
+
+
+# the text run files recfair.io reads (a path ending so is not streamed as parquet)
+_RUN_FILES = (".trec", ".run", ".txt", ".qrels", ".json", ".csv", ".tsv", ".inter", ".gz")
 
 
 # --------------------------------------------------------------------------- tasks on a cluster

@@ -426,3 +426,23 @@ def test_file_order_and_unordered_runs(tmp_path):
         rio.load(path, n_items=3, columns=["user", "item"])
     data = rio.load(path, n_items=3, columns=["user", "item"], order="file")
     assert data.items.ids[data.top_k["pairs"]].tolist() == [["b", "a"], ["a", "c"]]
+
+
+def test_evaluate_on_a_run_file_points_to_the_reader(tmp_path):
+    users, items, top, relevant, run, qrels, want = _files(tmp_path)
+    with pytest.raises(ValueError, match=r"run.trec is a run file, not a parquet long run.*recfair.io.load"):
+        rf.evaluate(str(run), n_items=len(items), measures=["MRR"], relevant=str(qrels))
+
+
+def test_compare_on_files_keeps_the_doors(tmp_path):
+    users, items, top, relevant, run, qrels, want = _files(tmp_path)
+    with pytest.raises(ValueError, match="Gini_ori depend"):
+        rf.compare({"a": run}, ["Gini_ori"], relevant=qrels, n_resamples=10, k=4)
+    extra = tmp_path / "more.qrels"
+    extra.write_text(qrels.read_text() + "ghost 0 i001 1\n")
+    with pytest.raises(ValueError, match="1 of the 13 ground-truth users have no list"):
+        rf.compare({"a": run}, ["MRR"], relevant=extra, items=items, n_resamples=10, k=4)
+    report = rf.compare({"a": run}, ["MRR"], relevant=extra, items=items, n_resamples=10, k=4, missing_users="drop")
+    assert report.values["value"].iloc[0] == pytest.approx(want["MRR"])
+    with pytest.raises(ValueError, match="point values only"):
+        rf.compare({"a": run}, ["MRR"], relevant=extra, items=items, n_resamples=10, k=4, missing_users="zero")
