@@ -328,6 +328,8 @@ def _evaluate(args) -> int:
         if args.user_attributes is None:
             raise ValueError("--grouping names attributes of --user-attributes FILE, which is missing.")
         shared["attributes"] = [a.strip() for a in args.grouping.split(",") if a.strip()]
+        if not any("attributes" in get(m).options for m in measures):
+            raise ValueError("--grouping: none of the measures forms user groups (Part V's measures do).")
     names = _run_names(args.runs, args.names)
     sources = dict(zip(names, args.runs))
     data = rio.load(sources, relevant=args.qrels, history=args.history, items=args.items, n_items=args.n_items,

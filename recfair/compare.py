@@ -44,6 +44,7 @@ run-level measures) are recomputed on each resampled run.
 from __future__ import annotations
 
 import html
+import unicodedata
 import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -738,7 +739,8 @@ class Report:
     def _legend(self) -> str:
         corr = {"holm": "Holm", "bh": "Benjamini–Hochberg", "none": "no"}[self.correction]
         if self.n_resamples == 0:
-            text = f"{self.n_users} users; ↑ higher better, ↓ lower better."
+            text = f"{self.n_users} users; ↑ higher better, ↓ lower better" + \
+                ("; * best run by the measure's direction." if len(self.runs) > 1 else ".")
         else:
             text = (f"{self.n_users} users; value [{self.ci:.0%} user-bootstrap interval ({self.interval}), "
                     f"{self.n_resamples} resamples]; * best run by the measure's direction (↑ higher better, ↓ lower "
@@ -865,11 +867,16 @@ def _tex(text) -> str:
              "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}", "–": "--",
              "α": r"$\alpha$", "↑": r"$\uparrow$", "↓": r"$\downarrow$", "×": r"$\times$", "≥": r"$\geq$",
              "≤": r"$\leq$", "…": r"\ldots{}", "’": "'"}
+    accents = {"\u0301": "'", "\u0300": "`", "\u0308": '"', "\u0302": "^", "\u0303": "~", "\u0327": "c "}
     for ch in str(text):
         if ch in table:
             out.append(table[ch])
         elif ord(ch) < 128:
             out.append(ch)
-        else:
-            out.append("?")            # pdflatex without inputenc extras cannot set it
+        else:                           # an accented Latin letter as a LaTeX accent; anything else is not set
+            base = unicodedata.normalize("NFD", ch)
+            if len(base) == 2 and base[0].isascii() and base[1] in accents:
+                out.append(f"\\{accents[base[1]]}{{{base[0]}}}")
+            else:
+                out.append("?")
     return "".join(out)

@@ -651,6 +651,7 @@ class RunSet:
     report: pd.DataFrame = field(default_factory=lambda: pd.DataFrame(columns=["source", "issue", "count",
                                                                                   "detail"]))
     order: dict = field(default_factory=dict)
+    order_text: dict = field(default_factory=dict, repr=False)
     catalogue: str = "n_items"
     missing_users: str | None = None
     n_missing: int = 0
@@ -694,8 +695,8 @@ class RunSet:
 
     def policy(self) -> str:
         """One line on how the files were read: order of the lists, grades, missing users, catalogue."""
-        orders = sorted(set(self.order.values()))
-        parts = [f"lists ordered by {'; '.join(ORDERS[o] if o != 'auto' else o for o in orders)}"]
+        texts = list(dict.fromkeys(self.order_text.get(name, ORDERS[how]) for name, how in self.order.items()))
+        parts = [f"lists ordered by {'; '.join(texts)}"]
         if self.relevant is not None:
             parts.append("graded ground truth (binary measures: grade > 0)" if self.relevance is not None
                          else "binary ground truth")
@@ -1016,6 +1017,7 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
     return RunSet(top_k=top_k, scores=scores, users=user_map, items=item_map, n_items=int(n_items), k=k,
                   relevant=relevant_mat, relevance=relevance, history=history_mat, user_attributes=attrs,
                   report=report, order={name: o.how for name, o in ordered.items()}, catalogue=catalogue,
+                  order_text={name: _order_text(o.how, frames[name].attrs.get("tool")) for name, o in ordered.items()},
                   missing_users=missing_users if n_missing or n_partial else None, n_missing=n_missing,
                   n_partial=n_partial)
 
@@ -1065,6 +1067,14 @@ def _read_attributes(attributes, encoding=None) -> pd.DataFrame:
                            keep_default_na=False)
     except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
         raise ValueError(f"{path}: not a user-attribute table with a header ({err}).") from None
+
+
+def _order_text(how: str, tool) -> str:
+    """How a run's lists were ordered, in words (for :meth:`RunSet.policy`)."""
+    if how == "score":
+        return ("descending score, ties by descending document id (trec_eval)" if tool == "trec"
+                else "descending score, ties in the file's order")
+    return ORDERS[how]
 
 
 @dataclass

@@ -252,7 +252,7 @@ def test_latex_compiles_with_booktabs(small, tmp_path):
     import subprocess
 
     runs, relevant, n, k = small
-    report = rf.compare({"run_a & 50%": runs["a"], "b": runs["b"]}, ["NDCG", "Gini_our", "Ent_ori"],
+    report = rf.compare({"run_é & 50%": runs["a"], "b": runs["b"]}, ["NDCG", "Gini_our", "Ent_ori"],
                         relevant=relevant, n_items=n, k=k, n_resamples=30, seed=0)
     report.reasons[("b", "Ent_ori")] = "an explanation with n_items, 100% & {braces}"
     tex = report.to_latex(label="tab:runs")
