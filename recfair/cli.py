@@ -207,7 +207,7 @@ def _flagged(text: str) -> str:
         return f"{_FLAGS[mt.group(1)]} {value.strip(chr(39))}"
 
     keys = "|".join(sorted(_FLAGS, key=len, reverse=True))
-    return re.sub(rf"(?<![\w\-.])({keys})=('[^']*'|[^\s,;)]+)?", flag, text)
+    return re.sub(rf"(?<![\w\-.])({keys})=('[^']*'|[^\s,;).][^\s,;)]*)?", flag, text)
 
 
 def _write(text: str, output) -> None:
