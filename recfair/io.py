@@ -725,6 +725,9 @@ class RunSet:
         from .registry import get
 
         self.check_catalogue(measures)
+        unused = [o for o in options if not any(o in get(key).options for key in measures)]
+        if unused:
+            raise ValueError(f"option(s) {unused} are taken by none of the measures {list(measures)}.")
         rows = []
         for name in names or list(self.top_k):
             values = {}

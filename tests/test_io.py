@@ -409,6 +409,8 @@ def test_every_nan_carries_its_reason():
     out = data.evaluate(["IBO_ori", "NDCG"]).set_index("measure")
     assert np.isnan(out.loc["IBO_ori", "value"]) and "relevant to no user" in out.loc["IBO_ori", "reason"]
     assert out.loc["NDCG", "reason"] == ""
+    with pytest.raises(ValueError, match=r"option\(s\) \['gamma'\] are taken by none"):
+        data.evaluate(["NDCG"], gamma=0.5)
 
 
 def test_k_longer_than_every_list_is_an_error_that_says_so():
