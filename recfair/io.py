@@ -1132,10 +1132,11 @@ def _order_lists(frame: pd.DataFrame, name: str, order: str) -> _Ordered:
             first = int(line[sorter[differs]].min())
             disagree = (int(bad_users.size), first, "scores" if how == "score" else "file order")
     elif has_rank and how == "rank" and has_score:
-        other = by_score()
-        differs = other != sorter
-        if differs.any():
-            disagree = (int(np.unique(u[sorter[differs]]).size), int(line[sorter[differs]].min()), "ranks")
+        # following the ranks: a disagreement is a higher score ranked below a lower one (ties are the ranks' call)
+        s_u, s_score = u[sorter], score[sorter]
+        rises = np.flatnonzero((s_u[1:] == s_u[:-1]) & (s_score[1:] > s_score[:-1])) + 1
+        if rises.size:
+            disagree = (int(np.unique(s_u[rises]).size), int(line[sorter[rises]].min()), "ranks")
     u_s = u[sorter]
     length = np.bincount(u_s, minlength=users.size)
     start = np.concatenate([[0], np.cumsum(length)[:-1]])
