@@ -95,7 +95,8 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--option", action="append", default=[], metavar="MEASURE.KEY=VALUE",
                     help="a measure's option, e.g. PUF.base=P, DPFR.rel=NDCG, Ent_ori.base=2 (repeatable)")
     ev.add_argument("--similarity", metavar="NAME|FILE",
-                    help="users x users similarity of PUF and UF: jaccard, cosine, or a .npy matrix in user order")
+                    help="users x users similarity of PUF and UF: jaccard, cosine (from --history), or a CSV/TSV "
+                         "matrix labelled with user ids (first row and first column)")
     ev.add_argument("--user-attributes", metavar="FILE",
                     help="CSV/TSV with a header: a user id column and the sensitive attributes (Part V)")
     ev.add_argument("--grouping", metavar="ATTR[,ATTR]",
@@ -293,18 +294,33 @@ def _columns(text):
     return parts
 
 
-def _similarity(value):
-    if value is None or value in ("jaccard", "cosine"):
+def _similarity(value, users):
+    """``--similarity``: a name, or a labelled users x users matrix file aligned to the evaluated ``users``."""
+    from . import io as rio
+
+    if value in ("jaccard", "cosine"):
         return value
     path = Path(value)
-    if path.is_dir():
-        raise ValueError(f"--similarity {path} is a folder; give a .npy file or jaccard/cosine.")
-    if not path.is_file():
-        raise ValueError(f"--similarity {value}: neither jaccard, cosine nor an existing .npy file.")
+    if not path.exists():
+        raise ValueError(f"--similarity {value}: neither jaccard, cosine nor an existing file.")
+    text = rio._text(path)
+    first = next((line for line in text.splitlines() if line.strip()), "")
     try:
-        return np.load(path, allow_pickle=False)
-    except (ValueError, OSError) as err:
-        raise ValueError(f"--similarity {path}: not a NumPy .npy matrix ({err}).") from None
+        frame = pd.read_csv(__import__("io").StringIO(text), sep="\t" if "\t" in first else ",", index_col=0,
+                            dtype=str)
+    except (pd.errors.ParserError, pd.errors.EmptyDataError) as err:
+        raise ValueError(f"--similarity {path}: not a matrix labelled with user ids ({err}).") from None
+    rows, cols = rio.IdMap(frame.index.to_numpy()), rio.IdMap(frame.columns.to_numpy())
+    keys = [str(u) for u in users.ids]
+    missing = [u for u in keys if u not in rows or u not in cols]
+    if missing:
+        raise ValueError(f"--similarity {path}: no row or column for {len(missing)} evaluated user(s), e.g. "
+                         f"{missing[:3]}.")
+    matrix = frame.to_numpy()[np.ix_(rows.index(keys), cols.index(keys))]
+    try:
+        return matrix.astype(np.float64)
+    except ValueError:
+        raise ValueError(f"--similarity {path}: the matrix holds values that are not numbers.") from None
 
 
 def _evaluate(args) -> int:
@@ -323,7 +339,7 @@ def _evaluate(args) -> int:
         takers = [m for m in measures if "similarity" in get(m).options]
         if not takers:
             raise ValueError("--similarity: none of the measures takes a similarity (PUF and UF do).")
-        shared["similarity"] = _similarity(args.similarity)
+        shared["similarity"] = args.similarity
     if args.grouping is not None:
         if args.user_attributes is None:
             raise ValueError("--grouping names attributes of --user-attributes FILE, which is missing.")
@@ -336,6 +352,8 @@ def _evaluate(args) -> int:
                     k=args.k, run_format=args.run_format, columns=_columns(args.columns), order=args.order,
                     missing_users=args.missing_users, encoding=args.encoding, user_attributes=args.user_attributes)
     data.check_catalogue(measures)
+    if "similarity" in shared:
+        shared["similarity"] = _similarity(shared["similarity"], data.users)
     for _, row in data.report.iterrows():
         print(f"recfair: note: {row['source']}: {_flagged(row['issue'])}: {row['count']}"
               + (f" ({row['detail']})" if row["detail"] else ""), file=sys.stderr)

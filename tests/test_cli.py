@@ -175,6 +175,20 @@ def test_every_part_is_reachable(files, tmp_path):
     assert got["Ent_our"] == pytest.approx(rf.evaluate(a, n_items=n, measures=["Ent_our"], base=2)["Ent_our"])
     assert got["PUF"] != pytest.approx(rf.evaluate(a, n_items=n, measures=["PUF"], relevant=relevant, history=hist,
                                                    similarity="cosine")["PUF"])     # the option took effect
+    # a labelled similarity matrix, written in another user order: aligned by id
+    sim = np.clip(rng.random((len(users), len(users))), 0, 1)
+    sim = (sim + sim.T) / 2
+    np.fill_diagonal(sim, 1.0)
+    order = rng.permutation(len(users))
+    pd.DataFrame(sim[np.ix_(order, order)], index=np.array(users)[order], columns=np.array(users)[order]).to_csv(
+        tmp_path / "sim.csv")
+    out = _cli(*base, "-m", "PUF", "--similarity", tmp_path / "sim.csv")
+    assert out.returncode == 0, out.stderr
+    got = json.loads(out.stdout)["values"][0]["value"]
+    assert got == pytest.approx(rf.evaluate(a, n_items=n, measures=["PUF"], relevant=relevant, similarity=sim)["PUF"])
+    pd.DataFrame(sim[:-1, :-1], index=users[:-1], columns=users[:-1]).to_csv(tmp_path / "short.csv")
+    out = _cli(*base, "-m", "PUF", "--similarity", tmp_path / "short.csv")
+    assert out.returncode == 1 and "no row or column for 1 evaluated user" in out.stderr
     out = _cli(*base, "-m", "PUF", "--option", "PUF.bse=P")
     assert out.returncode == 1 and "PUF has no option 'bse'" in out.stderr
     out = _cli(*base, "-m", "DPFR", "--history", tmp_path / "train.qrels", "--option", "DPFR.rel=NDCG")
