@@ -376,7 +376,9 @@ def _read_any(source, *, format, kind, columns, encoding=None):
     if fmt == "parquet":
         data = _bytes(path)
         try:
-            frame = pd.read_parquet(_stdio.BytesIO(data))
+            # page checksums, where the writer stored them (recfair does), catch damaged data pages
+            frame = pd.read_parquet(_stdio.BytesIO(data), page_checksum_verification=True)
+            frame = frame.astype(object)        # strings decoded here, inside the guard
         except ImportError as err:
             raise ImportError(f"reading {path} needs pyarrow: pip install 'recfair[io]' ({err})") from None
         except Exception as err:            # pyarrow's own errors: a damaged or non-parquet file
@@ -1326,7 +1328,7 @@ def _write_frame(frame: pd.DataFrame, path: Path, fmt: str, style: str, *, value
     out = frame[list(names)].rename(columns=names)
     if fmt == "parquet":
         try:
-            out.to_parquet(path, index=False)
+            out.to_parquet(path, index=False, write_page_checksum=True)
         except ImportError as err:
             raise ImportError(f"writing {path} needs pyarrow: pip install 'recfair[io]' ({err})") from None
         return

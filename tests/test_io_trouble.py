@@ -176,22 +176,26 @@ def test_a_damaged_trec_file_gives_the_right_number_or_a_clear_error(tmp_path, k
     assert outcomes["error"] > 0 and outcomes["same"] > 0
 
 
-def test_a_damaged_gzip_or_csv_file_gives_the_right_number_or_a_clear_error(tmp_path):
+@pytest.mark.parametrize("suffix, stride", [(".csv", 2), (".trec.gz", 2), (".json", 2), (".parquet", 13)])
+def test_a_damaged_gzip_csv_json_or_parquet_file_gives_the_right_number_or_a_clear_error(tmp_path, suffix, stride):
     run, qrels, items, want = _fuzz_world(tmp_path)
-    frame = rio.read_run(run)
-    csv = tmp_path / "clean.csv"
-    frame[["user", "item", "rank", "score"]].to_csv(csv, index=False)
-    gz = tmp_path / "clean.trec.gz"
-    gz.write_bytes(gzip.compress(run.read_bytes()))
-    for clean_path, suffix in ((csv, ".csv"), (gz, ".trec.gz")):
-        clean = clean_path.read_bytes()
-        bad = tmp_path / f"bad{suffix}"
-        for pos in range(0, len(clean), 2):
-            for d in (b"\x00", b"\xff", b","):
-                bad.write_bytes(clean[:pos] + d + clean[pos + 1:])
-                result = _outcome(bad, qrels, items)
-                if result[0] == "value" and result[1] != pytest.approx(want, nan_ok=True):
-                    assert result[2], (suffix, pos, d)      # changed: announced
+    frame = rio.read_run(run)[["user", "item", "rank", "score"]]
+    clean_path = tmp_path / f"clean{suffix}"
+    if suffix == ".trec.gz":
+        clean_path.write_bytes(gzip.compress(run.read_bytes()))
+    else:
+        rio.write_run(frame, clean_path)
+    clean = clean_path.read_bytes()
+    bad = tmp_path / f"bad{suffix}"
+    outcomes = []
+    for pos in range(0, len(clean), stride):
+        for d in (b"\x00", b"\xff", b","):
+            bad.write_bytes(clean[:pos] + d + clean[pos + 1:])
+            result = _outcome(bad, qrels, items)       # only ValueError may escape as an error
+            if result[0] == "value" and result[1] != pytest.approx(want, nan_ok=True):
+                assert result[2], (suffix, pos, d)      # changed: announced
+            outcomes.append(result[0])
+    assert "error" in outcomes
 
 
 def test_the_command_line_never_shows_a_traceback_on_a_damaged_file(tmp_path, capsys):
