@@ -171,6 +171,11 @@ class IdMap:
         return str(key) in self._keys
 
 
+def _py(x):
+    """A NumPy scalar as the Python value it holds (``np.int64(1)`` -> ``1``), for messages."""
+    return x.item() if isinstance(x, np.generic) else x
+
+
 def _as_str(ids) -> np.ndarray:
     if isinstance(ids, IdMap):
         return ids._keys.to_numpy()
@@ -358,7 +363,7 @@ def _read_any(source, *, format, kind, columns, encoding=None):
     if isinstance(columns, (list, tuple)):
         columns = None
     if isinstance(source, pd.DataFrame):
-        frame = _rename(source, "the frame", kind, columns, line_offset=0)
+        frame = _rename(source, "the frame", kind, columns, line_offset=0, row_word="row")
         return "the frame", frame
     if _is_ranx(source):
         return f"the ranx {type(source).__name__}", _from_nested(source.to_dict(), kind)
@@ -545,7 +550,7 @@ def _numbers(frame: pd.DataFrame, column: str, name: str, *, integer: bool) -> p
     if bad.any():
         row = frame.loc[bad.idxmax()]
         word = frame.attrs.get("row_word", "line")
-        raise ValueError(f"{name}: {word} {int(row['line'])}: {column} {raw[bad.idxmax()]!r} is not "
+        raise ValueError(f"{name}: {word} {int(row['line'])}: {column} {_py(raw[bad.idxmax()])!r} is not "
                          f"{'an integer' if integer else 'a number'}.")
     return values
 
@@ -1012,7 +1017,7 @@ def load(runs, *, relevant=None, history=None, items=None, n_items: int | None =
             if hit.any():
                 u = int(np.flatnonzero(hit.any(axis=1))[0])
                 raise ValueError(f"run {name}: {int(hit.sum())} recommended item(s) are in the users' history (first: "
-                                 f"user {user_map.ids[u]!r}, item {item_map.ids[top[u][hit[u]][0]]!r}); recfair's "
+                                 f"user {_py(user_map.ids[u])!r}, item {_py(item_map.ids[top[u][hit[u]][0]])!r}); recfair's "
                                  "contract excludes history items — filter them before ranking, or give the "
                                  "history that was excluded.")
     attrs = None
