@@ -759,7 +759,7 @@ class Report:
 
         return _sup_html(markdown_table(self.table(digits=digits))) + "\n\n" + self._legend()
 
-    def to_csv(self, path=None, *, digits: int | None = None) -> str | None:
+    def to_csv(self, *, path=None, digits: int | None = None) -> str | None:
         """Values, tests and notes in one CSV: a ``kind`` column (``value``, ``test``, ``note``) tells them apart.
 
         Numbers are written in full (``digits`` does not round them: a CSV is for further

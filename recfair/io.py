@@ -76,7 +76,7 @@ from .run import Run
 
 __all__ = ["IdMap", "RunSet", "load", "read_run", "read_relevant", "write_run", "write_relevant",
            "from_ranx", "to_ranx", "detect_format", "USER_COLUMNS", "ITEM_COLUMNS", "RANK_COLUMNS",
-           "SCORE_COLUMNS", "RELEVANCE_COLUMNS", "FORMATS", "STYLES"]
+           "SCORE_COLUMNS", "RELEVANCE_COLUMNS", "FORMATS", "STYLES", "ORDERS", "MISSING_USERS"]
 
 #: Column names recognised as user ids (LensKit, Microsoft Recommenders, RecBole, ranx, TREC).
 USER_COLUMNS = ("user", "user_id", "userid", "uid", "qid", "q_id", "query_id", "query")
