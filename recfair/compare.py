@@ -122,7 +122,14 @@ def _as_runs(runs, *, relevant, history, n_items, k, user_attributes, items=None
         data = _io.load(runs, relevant=relevant, history=history, items=items, n_items=n_items, k=k,
                         user_attributes=user_attributes, missing_users=missing_users)
         data.check_catalogue(measures)
-        out = {name: data.run(name) for name in runs}
+        groups = data.split(measures)
+        graded = any(flag for _, flag in groups)
+        if graded and any("relevant" in get(key).needs for keys, flag in groups if not flag for key in keys):
+            raise ValueError(f"the ground truth is graded: the graded measures "
+                             f"({', '.join(k for keys, flag in groups if flag for k in keys)}) take the grades and "
+                             "the binary ones grade > 0, so compare them in separate calls (`recfair evaluate "
+                             "--compare` does this for you).")
+        out = {name: data.run(name, graded=graded) for name in runs}
     else:
         if n_items is None:
             raise ValueError("n_items is required with top-k arrays (the catalogue size; item-fairness measures "

@@ -448,3 +448,18 @@ def test_compare_on_files_keeps_the_doors(tmp_path):
     assert report.values["value"].iloc[0] == pytest.approx(want["MRR"])
     with pytest.raises(ValueError, match="point values only"):
         rf.compare({"a": run}, ["MRR"], relevant=extra, items=items, n_resamples=10, k=4, missing_users="zero")
+
+
+def test_compare_on_graded_files_gives_graded_measures_their_grades(tmp_path):
+    users, items, top, relevant, run, qrels, want = _files(tmp_path)
+    graded = tmp_path / "graded.qrels"
+    graded.write_text("".join(line.rsplit(" ", 1)[0] + f" {1 + j % 3}\n"
+                              for j, line in enumerate(qrels.read_text().splitlines())))
+    data = rio.load(run, relevant=graded, items=items)
+    report = rf.compare({"a": run}, ["IAA_ori", "Gini_ori"], relevant=graded, items=items, k=4, n_resamples=10)
+    assert report.values.set_index("measure")["value"].to_dict() == pytest.approx(
+        data.evaluate(["IAA_ori", "Gini_ori"]).set_index("measure")["value"].to_dict())
+    assert report.values.set_index("measure")["value"]["IAA_ori"] != pytest.approx(
+        rio.load(run, relevant=qrels, items=items).evaluate(["IAA_ori"])["value"].iloc[0])
+    with pytest.raises(ValueError, match="the ground truth is graded"):
+        rf.compare({"a": run}, ["IAA_ori", "NDCG"], relevant=graded, items=items, k=4, n_resamples=10)
