@@ -64,6 +64,12 @@ def test_compare_markdown_latex_json_and_output_file(files):
     assert {"values", "tests"} <= set(js) and js["n_items"] == 30
     table = _cli(*base)
     assert "1. a" in table.stdout and "bootstrap" in table.stdout
+    assert "lists ordered by descending score, ties by descending document id (trec_eval)" in table.stdout
+    csv = pd.read_csv(pd.io.common.StringIO(_cli(*base, "--format", "csv").stdout))
+    tests = csv[csv["kind"] == "test"]
+    assert len(tests) == 7 and tests["p_value"].notna().all() and set(tests["versus"]) == {"b"}
+    t = _cli(*base, "--test", "t", "--format", "markdown").stdout
+    assert "Gini_our: permutation test (P)" in t
 
 
 def test_catalogue_warning_and_bad_input_exit_non_zero(files, tmp_path):
