@@ -1,15 +1,22 @@
-"""The library's import rules (``recfair/README.md``), checked on the source.
+"""The library's layers and import rules (``recfair/README.md``), checked on the source.
 
 Every ``.py`` file under ``recfair/`` is parsed; every import statement counts, at module level
-and inside functions alike, relative imports resolved. Modules are classified:
+and inside functions alike, relative imports resolved. Modules are classified by layer, from the
+bottom up (a layer is what a module may import, a folder is the role a reader looks for):
 
-* **core** (:data:`CORE`): imports only core modules;
-* **collectors** (:data:`COLLECTORS`: the registry, ``evaluate``, ``bounds``): core, parts, collectors;
-* **parts**: every subpackage that is not a service (``recfair.item_exposure``, ``recfair.joint``,
+* **core** (:data:`CORE`): imports only core modules. Two core modules live in the folder of
+  their role: ``io/frames.py`` (the pandas adapters of the run contract) and ``scale/_distributed.py``
+  (the Dask plumbing, which knows no measure; Part IV's pairwise kernels use it);
+* **symbolic** (:data:`SYMBOLIC`: ``book/symbolic.py``, the sympy toolkit): imports only the core,
+  and below the services only the parts' ``derivations`` modules import it;
+* **parts**: every subpackage that is not a layer of its own (``recfair.item_exposure``, ``recfair.joint``,
   ``recfair.pareto`` ...): the core, modules of the same part, and the public package (its
   ``__init__``, never a submodule) of an *earlier* part of the book (:data:`PART_ORDER`): Part III's
   frontier is built from Part I's measures;
-* **services** (:data:`SERVICES`): anything but the top-level package;
+* **engine** (:data:`ENGINE`: the registry, ``engine``, ``bounds`` and the ``scale`` package):
+  the core, the parts and each other. They are the only modules that know every part;
+* **services** (:data:`SERVICES`: ``io``, ``analysis``, ``datasets``, ``recommenders``, ``book``):
+  anything but the top-level package;
 * the top-level package ``recfair`` itself may import anything.
 
 A new top-level module must be added to one of the sets; a new subpackage is a part.
@@ -25,16 +32,19 @@ import pytest
 
 ROOT = Path(__file__).parents[1] / "recfair"
 CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "recfair.ranking", "recfair.inequality",
-        "recfair.examination", "recfair.relevance", "recfair.frames", "recfair.symbolic", "recfair.synthetic",
-        "recfair._distributed"}
-COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds", "recfair.accumulate", "recfair.streaming",
-              "recfair.scale"}
+        "recfair.examination", "recfair.relevance", "recfair.synthetic",
+        "recfair.io.frames", "recfair.scale._distributed"}
+#: The sympy toolkit: a service module that the parts' ``derivations`` modules (and only they, below the services) import.
+SYMBOLIC = {"recfair.book.symbolic"}
+#: Modules and packages of the engine layer: they know every part.
+ENGINE = {"recfair.registry", "recfair.engine", "recfair.bounds", "recfair.scale"}
 #: The parts in the book's order; a part may import the public package of an earlier one.
 PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups")
-SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",
-            "recfair.widgets", "recfair._interactive", "recfair.thesis", "recfair.guide"}
-# reading other tools' run files, comparing runs, the command line; the classroom notebooks' self-checks
-SERVICES |= {"recfair.io", "recfair.compare", "recfair.cli", "recfair.__main__", "recfair.exercises"}
+#: Packages (and modules) of the services: input/output, analysis of runs, data, recommenders, the book's services.
+SERVICES = {"recfair.io", "recfair.analysis", "recfair.datasets", "recfair.recommenders", "recfair.book",
+            "recfair.__main__"}
+#: At most this many modules directly under ``recfair/`` (``__init__`` and ``__main__`` included).
+MAX_TOP_LEVEL = 16
 
 
 def _module_name(path: Path) -> str:
@@ -124,15 +134,18 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def classify(module: str) -> str:
+    """The layer of a module: root, core, symbolic, engine, service or ``part:<package>``."""
     if module == "recfair":
         return "root"
     top = ".".join(module.split(".")[:2])
-    if top in SERVICES:
-        return "service"
     if module in CORE:
         return "core"
-    if module in COLLECTORS:
-        return "collector"
+    if module in SYMBOLIC:
+        return "symbolic"
+    if module in ENGINE or top in ENGINE:
+        return "engine"
+    if module in SERVICES or top in SERVICES:
+        return "service"
     if (ROOT / top.split(".")[1]).is_dir():
         return f"part:{top}"
     return "unclassified"
@@ -145,7 +158,7 @@ def test_cycle_finder_detects_a_cycle():
 
 def test_the_graph_sees_function_level_and_relative_imports():
     edges = graph()
-    assert "recfair.registry" in edges["recfair.evaluate"]
+    assert "recfair.registry" in edges["recfair.engine"]
     assert "recfair.item_exposure.measures" in edges["recfair.item_exposure.records"]
     assert "recfair._validation" in edges["recfair.item_exposure.measures"]
 
@@ -157,26 +170,101 @@ def test_no_import_cycle():
 
 def test_every_module_is_classified():
     unclassified = [m for m in discover() if classify(m) == "unclassified"]
-    assert not unclassified, (f"classify {unclassified} in tests/test_architecture.py (CORE, COLLECTORS or "
+    assert not unclassified, (f"classify {unclassified} in tests/test_architecture.py (CORE, ENGINE or "
                               "SERVICES) and in recfair/README.md")
+
+
+def layer_problems(module: str, kind: str, target: str, target_kind: str) -> list[str]:
+    """What is wrong with ``module`` (of layer ``kind``) importing ``target`` (of layer ``target_kind``)."""
+    if kind == "core" and target_kind != "core":
+        return [f"{target} ({target_kind}): core modules import only core modules"]
+    if kind == "symbolic" and target_kind != "core":
+        return [f"{target} ({target_kind}): the sympy toolkit imports only the core"]
+    if target_kind == "symbolic" and kind.startswith("part:"):
+        if module.rpartition(".")[2] != "derivations":
+            return [f"{target}: of a part, only its `derivations` module imports the sympy toolkit"]
+        return []
+    if kind.startswith("part:") and target_kind not in ("core", kind) and not _earlier_part_api(kind, target):
+        return [f"{target} ({target_kind}): a part imports only the core, its own modules and the "
+                "public package of an earlier part"]
+    if kind == "engine" and target_kind not in ("core", "engine") and not target_kind.startswith("part:"):
+        return [f"{target} ({target_kind}): the engine imports only the core, the parts and the engine"]
+    if kind == "service" and target_kind == "root":
+        return [f"{target}: services do not import the top-level package"]
+    return []
 
 
 @pytest.mark.parametrize("module", sorted(discover()))
 def test_layering(module):
     kind = classify(module)
-    bad = []
-    for target in sorted(graph_cache()[module]):
-        target_kind = classify(target)
-        if kind == "core" and target_kind != "core":
-            bad.append(f"{target} ({target_kind}): core modules import only core modules")
-        elif kind.startswith("part:") and target_kind not in ("core", kind) and not _earlier_part_api(kind, target):
-            bad.append(f"{target} ({target_kind}): a part imports only the core, its own modules and the "
-                       "public package of an earlier part")
-        elif kind == "collector" and target_kind not in ("core", "collector") and not target_kind.startswith("part:"):
-            bad.append(f"{target} ({target_kind}): collectors import only the core, the parts and collectors")
-        elif kind == "service" and target_kind == "root":
-            bad.append(f"{target}: services do not import the top-level package")
+    bad = [problem for target in sorted(graph_cache()[module])
+           for problem in layer_problems(module, kind, target, classify(target))]
     assert not bad, f"{module} ({kind}) imports " + "; ".join(bad)
+
+
+def test_the_layer_rules_catch_violations():
+    assert classify("recfair.io.frames") == "core" and classify("recfair.io.files") == "service"
+    assert classify("recfair.scale._distributed") == "core" and classify("recfair.scale.blocks") == "engine"
+    assert classify("recfair.book.symbolic") == "symbolic" and classify("recfair.book.plotting") == "service"
+    assert classify("recfair.engine") == "engine" and classify("recfair.joint.measures") == "part:recfair.joint"
+    assert layer_problems("recfair.run", "core", "recfair.registry", "engine")
+    assert not layer_problems("recfair.joint.derivations", "part:recfair.joint", "recfair.book.symbolic", "symbolic")
+    assert layer_problems("recfair.joint.measures", "part:recfair.joint", "recfair.book.symbolic", "symbolic")
+    assert layer_problems("recfair.joint.measures", "part:recfair.joint", "recfair.book.plotting", "service")
+    assert layer_problems("recfair.book.symbolic", "symbolic", "recfair.registry", "engine")
+    assert layer_problems("recfair.engine", "engine", "recfair.io.files", "service")
+    assert not layer_problems("recfair.engine", "engine", "recfair.scale.cluster", "engine")
+    assert layer_problems("recfair.book.guide", "service", "recfair", "root")
+
+
+def test_at_most_16_modules_at_the_top():
+    """The folder listing shows the roles: the core and the engine at the top, everything else in a subpackage."""
+    top = sorted(p.name for p in ROOT.glob("*.py"))
+    assert len(top) <= MAX_TOP_LEVEL, f"{len(top)} modules directly under recfair/ (at most {MAX_TOP_LEVEL}): {top}"
+    for name in ("io", "scale", "book", "analysis"):
+        assert (ROOT / name / "__init__.py").exists(), name
+    kinds = {classify(_module_name(p)) for p in ROOT.glob("*.py")}
+    assert kinds <= {"root", "core", "engine", "service"}, kinds     # __main__ is the one service at the top
+
+
+_RENAMED_NEXT = {"recfair.book.exercises", "recfair.groups.groupings", "recfair.recommenders.rerank"}
+
+
+def test_no_module_is_named_like_what_it_exports():
+    """``import recfair.x.y`` gives a module, never a function: no module defines a function or class of its own
+    name, and no package binds a submodule's name to anything but that submodule."""
+    import sys
+
+    bad = []
+    for name in sorted(discover()):
+        parent, _, leaf = name.rpartition(".")
+        if not parent or leaf.startswith("_"):
+            continue
+        module = importlib.import_module(name)
+        own = vars(module).get(leaf)
+        if (inspect.isfunction(own) or inspect.isclass(own)) and name not in _RENAMED_NEXT:
+            bad.append(f"{name} defines {leaf}")
+        if getattr(sys.modules[parent], leaf) is not module:
+            bad.append(f"{parent}.{leaf} is not the module {name}")
+    assert not bad, "\n".join(bad)
+    import recfair
+    assert inspect.isfunction(recfair.evaluate) and inspect.isfunction(recfair.compare)
+
+
+def test_every_documented_attribute_of_the_package_resolves():
+    """``recfair.X`` for every name in ``__all__``, every subpackage and module at the top, and the services'
+    short names (``rf.plotting``, ``rf.widgets``, ``rf.guide``, ``rf.exercises``, ``rf.cli`` ...)."""
+    import recfair
+
+    names = set(recfair.__all__) | set(recfair._ALIASES) | set(recfair._LAZY)
+    names |= {p.stem for p in ROOT.glob("*.py") if not p.stem.startswith("_")}
+    names |= {p.name for p in ROOT.iterdir() if (p / "__init__.py").exists()}
+    missing = [n for n in sorted(names) if getattr(recfair, n, None) is None]
+    assert not missing, missing
+    for short, target in recfair._ALIASES.items():
+        assert getattr(recfair, short) is importlib.import_module(f"recfair.{target}"), short
+    with pytest.raises(AttributeError):
+        recfair.no_such_attribute
 
 
 def _earlier_part_api(kind: str, target: str) -> bool:
@@ -329,7 +417,7 @@ def test_every_record_is_reachable_from_its_part_and_the_top_level():
 def test_the_package_layout_matches_the_book():
     """One subpackage per part of the book (Parts I-V), each with the same kinds of modules."""
     parts = [p.name for p in sorted(ROOT.iterdir()) if p.is_dir() and (p / "__init__.py").exists()
-             and f"recfair.{p.name}" not in SERVICES]
+             and classify(f"recfair.{p.name}").startswith("part:")]
     assert sorted(f"recfair.{p}" for p in parts) == sorted(PART_ORDER)
     for part in PART_ORDER:
         folder = ROOT / part.split(".")[1]

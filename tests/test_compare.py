@@ -12,7 +12,7 @@ from scipy import stats
 import recfair as rf
 import importlib
 
-cmp = importlib.import_module("recfair.compare")
+cmp = importlib.import_module("recfair.analysis.report")
 from recfair.registry import names
 
 

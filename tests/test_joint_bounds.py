@@ -368,7 +368,7 @@ def test_validation_errors():
 
 sp = pytest.importorskip("sympy")
 from recfair.joint import derivations as dj  # noqa: E402
-from recfair.symbolic import check_against  # noqa: E402
+from recfair.book.symbolic import check_against  # noqa: E402
 
 NKR_GRID = [(nn, kk, RR) for nn in range(2, 16) for kk in range(1, nn + 1) for RR in range(1, nn)]
 

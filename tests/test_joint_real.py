@@ -16,7 +16,7 @@ import _reference as reference
 import recfair as rf
 from recfair import datasets as ds
 from recfair.recommenders import produce_run
-from recfair.rerank import rerank_run
+from recfair.recommenders.rerank import rerank_run
 
 K = 10
 

@@ -8,7 +8,7 @@ import _reference as reference
 import scipy.sparse as sp
 
 from recfair.ranking import full_ranking, top_k_from_scores
-from recfair.rerank import Reranked, borda, combmnz, greedy_substitution, rerank, rerank_run
+from recfair.recommenders.rerank import Reranked, borda, combmnz, greedy_substitution, rerank, rerank_run
 
 # 3 users x 6 items, k=2, k'=4. Original top-4 (T):
 #   u0 [0,1,2,3] scores 5,4,3,2   u1 [1,0,4,5] scores 5,4,3,1   u2 [0,2,5,4] scores 5,4,3,2

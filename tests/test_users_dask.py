@@ -17,7 +17,7 @@ import pytest
 import scipy.sparse as sp
 
 import recfair as rf
-from recfair._distributed import check_client, map_blocks
+from recfair.scale._distributed import check_client, map_blocks
 from recfair.users import UserSimilarity, mean_envy_user, mean_max_envy_user, peu, puf, uf, uf_details, user_similarity
 
 distributed = pytest.importorskip("distributed")

@@ -9,7 +9,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from recfair.item_exposure.bounds import iid_single_round  # noqa: E402
-from recfair.plotting import plot_iid_constant  # noqa: E402
+from recfair.book.plotting import plot_iid_constant  # noqa: E402
 
 
 def test_one_line_per_k_on_the_closed_form():
@@ -34,7 +34,7 @@ def test_points_are_marked():
 
 def test_iid_constant_widget_builds_and_redraws():
     pytest.importorskip("ipywidgets")
-    from recfair.widgets import iid_constant
+    from recfair.book.widgets import iid_constant
 
     box = iid_constant(gamma=0.8, k=3)
     gamma_slider, k_slider = box.children[0].children

@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from ..symbolic import CheckResult, Derivation, Typeset, eq
+from ..book.symbolic import CheckResult, Derivation, Typeset, eq
 
 __all__ = ["alpha", "theta", "CENTRE", "RADIUS", "TEASER_MODELS", "teaser_reference_point", "teaser_distances",
            "teaser_frontier", "check_teaser", "REL", "FAIR"]

@@ -25,7 +25,7 @@ users × users block is ever written to memory:
   cheaper.
 
 Each kernel takes a block of users and returns one row of partial results per user. The blocks
-run on local threads or as Dask tasks (:func:`recfair._distributed.map_blocks`); the per-user
+run on local threads or as Dask tasks (:func:`recfair.scale._distributed.map_blocks`); the per-user
 rows are combined in user order, so the value is identical wherever the blocks ran.
 Values agree with the loop transcriptions of the formulas (``tests/_reference.py``) to 1e-12.
 """
@@ -39,7 +39,7 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .._distributed import interleaved_blocks, map_blocks
+from ..scale._distributed import interleaved_blocks, map_blocks
 
 # a private module: no __all__ (the measures of recfair.users are its public face)
 

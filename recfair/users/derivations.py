@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..symbolic import Derivation, Typeset, eq, m
+from ..book.symbolic import Derivation, Typeset, eq, m
 
 __all__ = ["puf_most_unfair", "puf_most_fair", "a"]
 

@@ -28,7 +28,7 @@ pass, cached per history as the paper computes the similarity once per dataset.
 
 The pairs are cut into blocks of users (``block_size`` users each, paired with every later
 user). They run on this machine's cores, or, with ``client=`` (a
-:class:`dask.distributed.Client`), as tasks on a Dask cluster (:func:`recfair._distributed.map_blocks`):
+:class:`dask.distributed.Client`), as tasks on a Dask cluster (:func:`recfair.scale._distributed.map_blocks`):
 the per-user partial results are combined in user order, so the value is the same either way,
 and a worker lost mid-way only costs its tasks being re-run. Memory: a few arrays of ``m``
 values per running block, the history's indexes, and for UF up to 192 MB of exact item
@@ -42,7 +42,7 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
-from .._distributed import check_client
+from ..scale._distributed import check_client
 from ..inequality import gini, pair_gap_sum
 from .._validation import (check_effectiveness, check_item_sets, check_on_undefined, check_real, check_top_k, undefined,
                            undefined_users)

@@ -52,11 +52,11 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from . import io as _io
-from .evaluate import evaluate_run
-from .item_exposure import resample as _resample
-from .registry import ALL_MEASURES, PARTS, get
-from .run import Run
+from ..io import files as _io
+from ..engine import evaluate_run
+from ..item_exposure import resample as _resample
+from ..registry import ALL_MEASURES, PARTS, get
+from ..run import Run
 
 __all__ = ["compare", "adjust", "Report", "TESTS", "INTERVALS", "CORRECTIONS", "expand_measures"]
 
@@ -542,7 +542,7 @@ def adjust(pvalues, method: str = "holm") -> np.ndarray:
     if method == "none":
         return p.copy()
     if method == "bh":
-        from .analysis import benjamini_hochberg
+        from .correlation import benjamini_hochberg
 
         return benjamini_hochberg(p)[1]
     if method != "holm":
@@ -649,7 +649,7 @@ class Report:
 
     def to_markdown(self, *, digits: int | None = None) -> str:
         """The table in Markdown (GitHub pipes), with its legend."""
-        from .frames import markdown_table
+        from ..io.frames import markdown_table
 
         return _sup_html(markdown_table(self.table(digits=digits))) + "\n\n" + self._legend()
 
@@ -695,7 +695,7 @@ class Report:
 
         keys = list(measures or self.measures)
         if ax is None:
-            from .plotting import stacked
+            from ..book.plotting import stacked
 
             # the book's phone-width layout, two panels a row
             fig, axes = stacked(len(keys), ncols=min(2, len(keys)), panel_height=0.45 * len(self.runs) + 1.2)

@@ -37,8 +37,8 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_positive_int, check_scores
-from .ranking import full_ranking, top_k_from_scores
+from .._validation import check_positive_int, check_scores
+from ..ranking import full_ranking, top_k_from_scores
 
 __all__ = ["Reranked", "combmnz", "borda", "greedy_substitution", "rerank", "rerank_run", "METHODS"]
 
@@ -464,8 +464,8 @@ def paper23_runs(datasets=("lastfm", "ml-100k"), models=PAPER23_MODELS, *, k: in
 
     >>> # runs = paper23_runs(); runs["lastfm", "itemknn-CM"].n_users
     """
-    from .datasets import load_split
-    from .recommenders import produce_run
+    from ..datasets import load_split
+    from . import produce_run
 
     if isinstance(datasets, str) or isinstance(models, str):
         raise TypeError("datasets and models must be sequences of names, not one string.")
@@ -496,8 +496,8 @@ def measure_on_runs(runs, keys, *, k: int = 10):
     """
     import pandas as pd
 
-    from .evaluate import evaluate
-    from .registry import REGISTRY
+    from ..engine import evaluate
+    from ..registry import REGISTRY
 
     if isinstance(keys, str):
         keys = [keys]

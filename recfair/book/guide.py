@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from .joint.guidelines import FACTORS
-from .registry import ALL_MEASURES, PARTS, MeasureSpec
+from ..joint.guidelines import FACTORS
+from ..registry import ALL_MEASURES, PARTS, MeasureSpec
 
 __all__ = ["HAS", "WANTS", "KINDS", "recommend_measures", "chapter_doc", "measure_index"]
 
@@ -145,7 +145,7 @@ def chapter_doc(name: str) -> str:
     >>> chapter_doc("Gini_our"), chapter_doc("NDCG")
     ('book/item_exposure/gini', 'book/foundations/data')
     """
-    from .registry import get
+    from ..registry import get
 
     spec = get(name)
     return f"book/{FOLDERS[spec.family]}/{spec.chapter}"
