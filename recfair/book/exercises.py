@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["check", "Result", "normalise", "exercises"]
+__all__ = ["check", "Result", "normalise", "catalogue"]
 
 _STORE = "exercise_answers.json"
 _PEPPER = "recfair-exercises-v1"
@@ -49,10 +49,10 @@ def _store() -> dict:
     return json.loads(text)
 
 
-def exercises() -> dict:
+def catalogue() -> dict:
     """Every exercise the store knows: label -> its chapter, kind and page, without any answer.
 
-    >>> info = exercises()["jain-ex-1"]
+    >>> info = catalogue()["jain-ex-1"]
     >>> info["chapter"], info["kind"]
     ("Jain's index", 'set')
     """
