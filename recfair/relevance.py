@@ -354,7 +354,7 @@ RECORDS = (
 BASES = {s.key: s.per_user for s in RECORDS if s.per_user is not None}
 
 
-def per_user_effectiveness(run: Run, base: str = "NDCG") -> np.ndarray:
+def per_user_effectiveness(run: Run, *, base: str = "NDCG") -> np.ndarray:
     """Effectiveness S(u) of every user of a run: the per-user values of relevance measure ``base``.
 
     The user-fairness measures of Parts IV and V take this vector (``effectiveness``); a user
@@ -373,7 +373,7 @@ def per_user_effectiveness(run: Run, base: str = "NDCG") -> np.ndarray:
 
     Examples
     --------
-    >>> per_user_effectiveness(Run([[0, 1], [2, 3]], 4, relevant=[[1], [0]]), "P").tolist()
+    >>> per_user_effectiveness(Run([[0, 1], [2, 3]], 4, relevant=[[1], [0]]), base="P").tolist()
     [0.5, 0.0]
     """
     if not isinstance(base, str) or base not in BASES:

@@ -442,3 +442,114 @@ def test_one_vocabulary():
         if "similarity" in params and params["similarity"].kind is not inspect.Parameter.KEYWORD_ONLY:
             assert next(iter(params)) == "similarity", f"{qualname}: similarity keyword-only unless it is the data"
         assert "kind" not in params or "similarity" not in func.__name__, qualname
+
+
+# ============================================================================ signatures: data positional, options keyword-only
+
+import dataclasses  # noqa: E402
+
+#: Sizes: a function whose positional parameters are all sizes takes them positionally, defaults included
+#: (the bound formulas, the extreme-run generators, ``atkinson_identity(n_groups=3)``, ``rows_with_legends(nrows, ncols)``).
+SIZE_NAMES = {"m", "n", "k", "n_users", "n_items", "R", "n_groups", "nrows", "ncols"}
+#: Optional data: may stay positional with a default (``full_ranking(scores, history=None)``).
+OPTIONAL_DATA = DATA | {"significant", "narrow"}
+#: The explicit exceptions: qualified name -> why a parameter with a default stays positional.
+SIGNATURE_EXCEPTIONS = {
+    "recfair.registry.names": "the family is what is looked up: names('joint')",
+    "recfair.registry.table": "the family is what is looked up: table('joint')",
+    "recfair.book.thesis.dataset_statistics": "the paper is what is looked up: its published table",
+    "recfair.book.thesis.paper1_results": "the dataset is what is looked up: Paper 1's table for it",
+    "recfair.book.thesis.paper2_results": "the dataset is what is looked up: Paper 2's table for it",
+    "recfair.book.thesis.paper5_results": "the dataset is what is looked up: Paper 5's table for it",
+    "recfair.book.thesis.paper6_results": "the relevance measure is what is looked up: Paper 6's table for it",
+    "recfair.io.cli.main": "argv is the data: the command line, as every console entry point takes it",
+    "recfair.book.plotting.legend_below": "fig and ax are the subject: the figure and axes the legend goes under",
+    "recfair.scale.cluster.wants": "engine plumbing, rewritten with the plan/evaluate engine (branch i24-engine)",
+    "recfair.scale.cluster.partitions": "engine plumbing, rewritten with the plan/evaluate engine (branch i24-engine)",
+}
+
+
+def public_callables():
+    """Every public function and class of the package and its public modules: (qualified name, object)."""
+    seen, out = set(), []
+    for name in sorted(discover()):
+        if any(part.startswith("_") for part in name.split(".")[1:]):
+            continue
+        module = importlib.import_module(name)
+        names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+        for attr in names:
+            obj = getattr(module, attr, None)
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)) or id(obj) in seen:
+                continue
+            if not getattr(obj, "__module__", "").startswith("recfair") or issubclass_safe(obj, BaseException):
+                continue
+            seen.add(id(obj))
+            out.append((f"{obj.__module__}.{obj.__qualname__}", obj))
+    return out
+
+
+def issubclass_safe(obj, cls) -> bool:
+    return inspect.isclass(obj) and issubclass(obj, cls)
+
+
+def option_problems(qualname: str, obj) -> list[str]:
+    """Data positional, everything else keyword-only: after the required (data) parameters, no positional
+    parameter with a default unless it is optional data, the function takes sizes alone, or it is a listed exception.
+    A record's constructor (a dataclass or named tuple) lists its fields and is exempt: a record is data."""
+    if qualname in SIGNATURE_EXCEPTIONS or dataclasses.is_dataclass(obj) or hasattr(obj, "_fields"):
+        return []
+    try:
+        params = list(inspect.signature(obj).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "self"]
+    if positional and all(p.name in SIZE_NAMES for p in positional):
+        return []
+    bad = [p.name for p in positional if p.default is not p.empty and p.name not in OPTIONAL_DATA]
+    return [f"{qualname}{inspect.signature(obj)}: make {bad} keyword-only (data positional, options keyword-only)"] \
+        if bad else []
+
+
+def test_every_public_function_and_class_takes_options_by_keyword():
+    problems = [p for qualname, obj in public_callables() for p in option_problems(qualname, obj)]
+    assert not problems, "\n".join(problems)
+    assert {q for q, _ in public_callables()} >= set(SIGNATURE_EXCEPTIONS), "an exception names nothing public"
+
+
+def test_the_option_check_catches_violations():
+    def bound(n, k, R, gamma=0.8):
+        """An option after the sizes."""
+
+    def sizes(m, n, k=3):
+        """Sizes alone."""
+
+    def lookup(run, base="NDCG"):
+        """An option after the data."""
+
+    def optional_data(scores, history=None, *, k=None):
+        """Optional data."""
+
+    class Model:
+        def __init__(self, corpus, n=3):
+            self.n = n
+
+    @dataclasses.dataclass
+    class Record:
+        name: str
+        info: str = ""
+
+    assert option_problems("bound", bound) and option_problems("lookup", lookup)
+    assert option_problems("Model", Model)
+    assert not option_problems("sizes", sizes) and not option_problems("optional_data", optional_data)
+    assert not option_problems("Record", Record)
+
+
+def test_the_run_takes_what_defines_it_positionally():
+    """``Run(top_k, n_items, *, ...)``: a run *is* its lists and its catalogue size (the contract), so both are
+    its data; everything a run may carry besides is keyword-only."""
+    import recfair
+
+    params = inspect.signature(recfair.Run).parameters
+    positional = [p for p in params.values() if p.kind is p.POSITIONAL_OR_KEYWORD]
+    assert [p.name for p in positional] == ["top_k", "n_items"]
+    assert all(p.default is p.empty for p in positional)

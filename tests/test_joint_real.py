@@ -121,7 +121,7 @@ def lastfm_runs(tmp_path_factory):
         split = ds.load_split("lastfm", protocol="paper2", seed=2020)
         itemknn = produce_run("itemknn", split, k=K, progress=False)
         runs = {"itemknn": itemknn.to_run(), "pop": produce_run("pop", split, k=K).to_run(),
-                "itemknn-CM": rerank_run(itemknn, "combmnz", k=K, k_prime=25, score_only_top=10).to_run()}
+                "itemknn-CM": rerank_run(itemknn, method="combmnz", k=K, k_prime=25, score_only_top=10).to_run()}
     finally:
         mp.undo()
     return runs

@@ -219,7 +219,7 @@ def test_rerank_run_roundtrip():
     history = np.zeros(S.shape, dtype=bool)
     history[0, 5] = history[1, 3] = True
     rec = _rec_run(S, history)
-    new = rerank_run(rec, "combmnz", k_prime=4, score_only_top=2)
+    new = rerank_run(rec, method="combmnz", k_prime=4, score_only_top=2)
     direct = combmnz(rec.scores, k=2, k_prime=4, score_only_top=2)
     assert np.array_equal(new.top_k, direct.top_k)
     assert new.info["rerank"] == {"method": "combmnz", "k": 2, "k_prime": 4, "score_only_top": 2}
@@ -227,11 +227,11 @@ def test_rerank_run_roundtrip():
     assert np.array_equal(run.ranking, direct.ranking)
     assert np.array_equal(rec.top_k, top_k_from_scores(rec.scores, k=2))  # original untouched
     with pytest.raises(ValueError, match="excluded_last"):
-        rerank_run(rec, "combmnz", k_prime=4, excluded_last=False)
+        rerank_run(rec, method="combmnz", k_prime=4, excluded_last=False)
     with pytest.raises(ValueError, match="stored scores"):
         import dataclasses
 
-        rerank_run(dataclasses.replace(rec, scores=None), "borda", k_prime=4)
+        rerank_run(dataclasses.replace(rec, scores=None), method="borda", k_prime=4)
 
 
 # ---- greedy substitution --------------------------------------------------------------------
@@ -306,7 +306,7 @@ def test_rerank_run_greedy_substitution():
     history = np.zeros(S.shape, dtype=bool)
     history[0, 5] = True
     rec = _rec_run(S, history)
-    new = rerank_run(rec, "gs", k_prime=4)
+    new = rerank_run(rec, method="gs", k_prime=4)
     direct = greedy_substitution(rec.scores, k=2, k_prime=4)
     assert np.array_equal(new.to_run().ranking, direct.ranking)
     assert np.array_equal(new.top_k, direct.top_k)

@@ -251,13 +251,13 @@ def test_relabelling_users_changes_nothing(seed):
 def test_puf_ends_are_reached_by_the_generated_extremes(m):
     cases = gen.puf_extreme_cases(m)
     for norm in ("mean", "printed"):
-        top = der.puf_most_unfair(norm).evaluate(m)
+        top = der.puf_most_unfair(normalization=norm).evaluate(m)
         scores, sim = cases["most_unfair"]
         assert puf(scores, similarity=sim, normalization=norm) == pytest.approx(top)
         assert puf(scores, similarity=sim, normalization=norm) == pytest.approx(ref.puf(scores, sim, printed=norm == "printed"))
         for name in ("most_fair_equal_scores", "most_fair_dissimilar", "most_fair_similar_equal"):
             effectiveness, sim = cases[name]
-            assert puf(effectiveness, similarity=sim, normalization=norm) == der.puf_most_fair(norm).evaluate(m) == 0
+            assert puf(effectiveness, similarity=sim, normalization=norm) == der.puf_most_fair(normalization=norm).evaluate(m) == 0
     # no profile beats the derived maximum (random search at this m)
     rng = np.random.default_rng(m)
     best = max(puf(rng.integers(0, 2, m).astype(float), similarity=np.ones((m, m))) for _ in range(200))
@@ -268,11 +268,11 @@ def test_puf_range_derivation_cases():
     d = der.puf_most_unfair()
     m = d.symbols["m"]
     assert sympy.simplify(d.cases["even m"] - m / (2 * (m - 1))) == 0 and d.cases["m = 2"] == 1 and d.cases["m to infinity"] == sympy.Rational(1, 2)
-    p = der.puf_most_unfair("printed")
+    p = der.puf_most_unfair(normalization="printed")
     assert p.cases["m to infinity"] == 1 and p.evaluate(4) == pytest.approx(4 / 3)   # above the claimed 1
     assert "floor" in d.latex() or "lfloor" in d.latex()
     with pytest.raises(ValueError, match="normalization"):
-        der.puf_most_unfair("ordered")
+        der.puf_most_unfair(normalization="ordered")
 
 
 # -------------------------------------------------------------------------------- generators

@@ -19,7 +19,7 @@ def test_one_line_per_k_on_the_closed_form():
     assert [line.get_label() for line in lines] == ["k = 1", "k = 10"]
     x, y = lines[1].get_data()
     assert x.min() >= 10                            # only n >= k
-    assert np.allclose(y, [iid_single_round(int(n), 10, 0.5) for n in x])
+    assert np.allclose(y, [iid_single_round(int(n), 10, gamma=0.5) for n in x])
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     plt.close(fig)
 

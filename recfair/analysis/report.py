@@ -483,7 +483,7 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
     tests["p_value"] = tests["p_value"].astype(np.float64)
     tests["p_adjusted"] = np.nan
     for key, idx in tests.groupby("measure", sort=False).groups.items():
-        tests.loc[idx, "p_adjusted"] = adjust(tests.loc[idx, "p_value"].to_numpy(), correction)
+        tests.loc[idx, "p_adjusted"] = adjust(tests.loc[idx, "p_value"].to_numpy(), method=correction)
     tests["significant"] = tests["p_adjusted"] <= alpha
     return Report(values=values, tests=tests, measures=names, runs=labels, baseline=baseline, ci=ci, alpha=alpha,
                   interval=interval,
@@ -528,14 +528,14 @@ def _classic(kind, spec, x, y, options) -> float:
         return float(stats.wilcoxon(vx[ok], vy[ok]).pvalue)
 
 
-def adjust(pvalues, method: str = "holm") -> np.ndarray:
+def adjust(pvalues, *, method: str = "holm") -> np.ndarray:
     """Adjusted p-values: Holm's step-down or Benjamini–Hochberg (NaN left out of the family).
 
     Examples
     --------
-    >>> adjust([0.01, 0.04, 0.03, 0.2], "holm").round(4).tolist()
+    >>> adjust([0.01, 0.04, 0.03, 0.2], method="holm").round(4).tolist()
     [0.04, 0.09, 0.09, 0.2]
-    >>> adjust([0.01, 0.04, 0.03, 0.2], "bh").round(4).tolist()
+    >>> adjust([0.01, 0.04, 0.03, 0.2], method="bh").round(4).tolist()
     [0.04, 0.0533, 0.0533, 0.2]
     """
     p = np.asarray(pvalues, dtype=np.float64)

@@ -304,7 +304,7 @@ _INPUT_TEXT = {"relevant": "relevance judgements", "ranking": "a full ranking (o
                "rounds": "several rounds of recommendation"}
 
 
-def measure_index(link: str = "myst") -> pd.DataFrame:
+def measure_index(*, link: str = "myst") -> pd.DataFrame:
     """Every registered measure with its name, direction, part, range, inputs and chapter.
 
     Parameters

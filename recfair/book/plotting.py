@@ -515,7 +515,7 @@ def plot_iid_constant(ax, *, ks=(1, 5, 10, 20), gamma: float = 0.8, n_range=(10,
     n_all = np.unique(np.geomspace(n_range[0], n_range[1], 200).astype(int))
     for k in ks:
         n_k = n_all[n_all >= k]
-        ax.plot(n_k, [iid_single_round(int(n), int(k), gamma) for n in n_k], label=f"k = {k}")
+        ax.plot(n_k, [iid_single_round(int(n), int(k), gamma=gamma) for n in n_k], label=f"k = {k}")
     for index, (label, (n, value)) in enumerate((points or {}).items()):
         ax.plot([n], [value], marker="x", color="k", ms=7, ls="none")
         offset = (-6, 8) if index % 2 == 0 else (6, -12)      # alternate sides: close points stay legible

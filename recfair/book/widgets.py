@@ -207,7 +207,7 @@ def fsat_range(*, n_users: int = 20, n_items: int = 100, k: int = 10, k_max: int
                    k=slider(_positions(k, (1, 5, 20), high=k_max), value=k, label="k"))
 
 
-def ifd_nonlocal(names=("IFD_div_ori", "IFD_div_our"), *, n_items: int = 20, k: int = 5, top_positions=(1, 3)):
+def ifd_nonlocal(*, names=("IFD_div_ori", "IFD_div_our"), n_items: int = 20, k: int = 5, top_positions=(1, 3)):
     """A slider for the rank of one extra relevant item beyond the top-k, with the scores it gives.
 
     The top-k list stays the same whatever the slider says; the figure comes from

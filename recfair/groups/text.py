@@ -99,7 +99,7 @@ def clean_title(title) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def title_ngrams(title, n: int = 3) -> list[str]:
+def title_ngrams(title, *, n: int = 3) -> list[str]:
     """The character n-grams of a cleaned title, inside words only.
 
     Parameters
@@ -142,7 +142,7 @@ class TfidfNgrams:
     1.0
     """
 
-    def __init__(self, corpus, n: int = 3):
+    def __init__(self, corpus, *, n: int = 3):
         if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}.")
         if isinstance(corpus, str) or not isinstance(corpus, (Sequence, np.ndarray)):
@@ -152,7 +152,7 @@ class TfidfNgrams:
         self.vocabulary: dict[str, int] = {}
         df: list[int] = []
         for doc in docs:
-            for gram in set(title_ngrams(doc, self.n)):
+            for gram in set(title_ngrams(doc, n=self.n)):
                 j = self.vocabulary.setdefault(gram, len(df))
                 if j == len(df):
                     df.append(0)
@@ -165,7 +165,7 @@ class TfidfNgrams:
         indptr, indices, data = [0], [], []
         for title in titles:
             counts: dict[int, int] = {}
-            for gram in title_ngrams(title, self.n):
+            for gram in title_ngrams(title, n=self.n):
                 j = self.vocabulary.get(gram)
                 if j is not None:
                     counts[j] = counts.get(j, 0) + 1

@@ -129,7 +129,7 @@ def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_config
                         dtype=np.int64).reshape(-1, rounds)
     per_profile = per_list[prof_idx].sum(axis=1)          # (profiles, n): summed over rounds
     if base in ("II-D", "AI-D"):
-        e_rand = random_rbp_exposure(n, k, gamma)
+        e_rand = random_rbp_exposure(n, k, gamma=gamma)
         per_profile = per_profile / rounds                 # E_{u,i}: mean over rounds
         profile_dev = ((per_profile - e_rand) ** 2).sum(axis=1)
 

@@ -117,7 +117,7 @@ def _exposure(name: str, k: int, n: int, **params) -> np.ndarray:
 
 # --------------------------------------------------------------------------- building blocks
 
-def iif_target(R: int, examination: str = "rbp", **params) -> float:
+def iif_target(R: int, *, examination: str = "rbp", **params) -> float:
     r"""II-F's target exposure :math:`E^*` of each relevant item (0 if ``R = 0``).
 
     The mean examination weight of positions ``1..R`` (the ideal stochastic policy shuffles
@@ -141,7 +141,7 @@ def iaa_user(rel_by_rank, *, k: int, corrected: bool = True) -> float:
     0.75
     """
     rel = _rel_vector(rel_by_rank)
-    return float(_separable_user(rel, iaa_attention(k, corrected)[:rel.size], rel, core.abs_cost) / rel.size)
+    return float(_separable_user(rel, iaa_attention(k, corrected=corrected)[:rel.size], rel, core.abs_cost) / rel.size)
 
 
 def iif_user(rel_by_rank, *, k: int, examination: str = "rbp", **params) -> float:
@@ -152,7 +152,7 @@ def iif_user(rel_by_rank, *, k: int, examination: str = "rbp", **params) -> floa
     """
     rel = _rel_vector(rel_by_rank)
     n = rel.size
-    target = iif_target(int(rel.sum()), examination, **params) * rel
+    target = iif_target(int(rel.sum()), examination=examination, **params) * rel
     return float(_separable_user(rel, weights(examination, min(k, n), **params), target, core.square_cost) / n)
 
 
@@ -194,7 +194,7 @@ def ifd_div_user(rel_by_rank, *, k: int | None, examination: str = "dcg", **para
     return ifd_div_from_values(exposure[rel == 1])
 
 
-def ifd_mul_from_positions(n: int, positions, examination: str = "dcg", **params) -> float:
+def ifd_mul_from_positions(n: int, positions, *, examination: str = "dcg", **params) -> float:
     r"""IFD×(u) from the top-k positions ``S`` holding relevant items (identity D8).
 
     :math:`J_i = e_p` for a relevant item at :math:`p \le k`, else 0, so
@@ -219,7 +219,7 @@ def ifd_mul_user(rel_by_rank, *, k: int, examination: str = "dcg", **params) -> 
     """
     rel = _rel_vector(rel_by_rank)
     positions = np.flatnonzero(rel[:k]) + 1
-    return ifd_mul_from_positions(rel.size, positions, examination, **params)
+    return ifd_mul_from_positions(rel.size, positions, examination=examination, **params)
 
 
 #: The per-user kernels by measure name: ``kernel(rel_by_rank, *, k, **params) -> float``.
@@ -230,7 +230,7 @@ KERNELS: dict[str, Callable[..., float]] = {
 
 # --------------------------------------------------------------------------- IAA (D1-D4)
 
-def iaa_most_fair(n: int, k: int, R: int, corrected: bool = True) -> float:
+def iaa_most_fair(n: int, k: int, R: int, *, corrected: bool = True) -> float:
     r"""Smallest IAA(u): relevant items on top (Theorem 1; exact, the sum is separable).
 
     Corrected attention (D1): :math:`[R(R-1) + (k-R)(k-R+1)]/(2kn)` if :math:`R \le k`, else
@@ -251,7 +251,7 @@ def iaa_most_fair(n: int, k: int, R: int, corrected: bool = True) -> float:
     return (k / 2 + R - k) / n
 
 
-def iaa_most_unfair(n: int, k: int, R: int, corrected: bool = True) -> float:
+def iaa_most_unfair(n: int, k: int, R: int, *, corrected: bool = True) -> float:
     r"""Largest IAA(u): relevant items at the bottom (Theorem 2; exact).
 
     With :math:`s = \max(0, R - (n - k))` relevant items forced into the top-k (positions
@@ -286,7 +286,7 @@ def _iif_generic(n, k, R, on_top: bool, examination, params) -> float:
     return iif_user(rel, k=k, examination=examination, **params)
 
 
-def iif_most_fair(n: int, k: int, R: int, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
+def iif_most_fair(n: int, k: int, R: int, *, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
     r"""Smallest II-F(u): relevant items on top (Theorem 5; exact, the sum is separable).
 
     RBP (D12), with target :math:`t = (1-\gamma^R)/(R(1-\gamma))`:
@@ -302,12 +302,12 @@ def iif_most_fair(n: int, k: int, R: int, gamma: float = 0.8, examination: str =
     if examination != "rbp":
         return _iif_generic(n, k, R, True, examination, params)
     g = check_gamma(gamma)
-    t = iif_target(R, "rbp", gamma=g)
+    t = iif_target(R, examination="rbp", gamma=g)
     shown = (1 - g ** (2 * k)) / (1 - g**2)
     return (shown - 2 * t * (1 - g ** min(R, k)) / (1 - g) + R * t**2) / n
 
 
-def iif_most_unfair(n: int, k: int, R: int, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
+def iif_most_unfair(n: int, k: int, R: int, *, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
     r"""Largest II-F(u): relevant items at the bottom (mirror of Theorem 5; exact).
 
     RBP (D13): :math:`\frac1n\big[\frac{1-\gamma^{2k}}{1-\gamma^2} + Rt^2\big]` when
@@ -322,7 +322,7 @@ def iif_most_unfair(n: int, k: int, R: int, gamma: float = 0.8, examination: str
     if examination != "rbp":
         return _iif_generic(n, k, R, False, examination, params)
     g = check_gamma(gamma)
-    t = iif_target(R, "rbp", gamma=g)
+    t = iif_target(R, examination="rbp", gamma=g)
     s = max(0, R - (n - k))
     shown = (1 - g ** (2 * k)) / (1 - g**2)
     hit = g ** (k - s) * (1 - g**s) / (1 - g)
@@ -331,7 +331,7 @@ def iif_most_unfair(n: int, k: int, R: int, gamma: float = 0.8, examination: str
 
 # --------------------------------------------------------------------------- IFD÷ (D5-D7)
 
-def ifd_div_positions(n: int, k: int | None, R: int, end: str = "most_unfair",
+def ifd_div_positions(n: int, k: int | None, R: int, *, end: str = "most_unfair",
                       examination: str = "dcg", **params) -> np.ndarray:
     r"""Positions (1-based, ascending) of the ``R`` relevant items at one end of IFD÷(u).
 
@@ -345,7 +345,7 @@ def ifd_div_positions(n: int, k: int | None, R: int, end: str = "most_unfair",
 
     >>> ifd_div_positions(8, 8, 4).tolist()              # thesis: [1,1,0,0,0,0,1,1]
     [1, 2, 7, 8]
-    >>> ifd_div_positions(15, 10, 6, "most_fair").tolist()   # not the bottom (spec D7')
+    >>> ifd_div_positions(15, 10, 6, end="most_fair").tolist()   # not the bottom (spec D7')
     [5, 6, 7, 8, 9, 10]
     """
     n, kk, R = _nkr(n, n if k is None else k, R)
@@ -361,7 +361,7 @@ def _ifd_div_at(n, k, positions, examination, params) -> float:
     return ifd_div_from_values(e[np.asarray(positions, dtype=np.int64) - 1])
 
 
-def ifd_div_most_fair(n: int, k: int | None, R: int, examination: str = "dcg", **params) -> float:
+def ifd_div_most_fair(n: int, k: int | None, R: int, *, examination: str = "dcg", **params) -> float:
     r"""Smallest IFD÷(u) (exact). 0 when :math:`R \le n - k` (all relevant items unexposed,
     D7); otherwise found by :func:`ifd_div_positions` — *not* always the thesis's bottom
     strategy (D7'). ``nan`` if ``R = 0``.
@@ -372,10 +372,10 @@ def ifd_div_most_fair(n: int, k: int | None, R: int, examination: str = "dcg", *
     n, _, R = _nkr(n, n if k is None else k, R)
     if R == 0:
         return math.nan
-    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, "most_fair", examination, **params), examination, params)
+    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, end="most_fair", examination=examination, **params), examination, params)
 
 
-def ifd_div_most_unfair(n: int, k: int | None, R: int, examination: str = "dcg", **params) -> float:
+def ifd_div_most_unfair(n: int, k: int | None, R: int, *, examination: str = "dcg", **params) -> float:
     """Largest IFD÷(u) (exact; D6 when its conditions hold). ``nan`` if ``R = 0``.
 
     >>> [round(ifd_div_most_unfair(10, 10, R), 5) for R in (2, 3)]   # 0.158 is the R = 3 value
@@ -384,10 +384,10 @@ def ifd_div_most_unfair(n: int, k: int | None, R: int, examination: str = "dcg",
     n, _, R = _nkr(n, n if k is None else k, R)
     if R == 0:
         return math.nan
-    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, "most_unfair", examination, **params), examination, params)
+    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, end="most_unfair", examination=examination, **params), examination, params)
 
 
-def ifd_div_half_half(n: int, k: int | None, R: int, examination: str = "dcg", **params) -> float:
+def ifd_div_half_half(n: int, k: int | None, R: int, *, examination: str = "dcg", **params) -> float:
     r"""IFD÷(u) of the thesis's unfairest strategy: :math:`\lfloor R/2 \rfloor` relevant items
     on top, the other :math:`\lceil R/2 \rceil` at the bottom of the full ranking.
 
@@ -402,7 +402,7 @@ def ifd_div_half_half(n: int, k: int | None, R: int, examination: str = "dcg", *
     return _ifd_div_at(n, k, positions, examination, params)
 
 
-def ifd_div_half_half_closed(R: int, examination: str = "dcg", **params) -> float:
+def ifd_div_half_half_closed(R: int, *, examination: str = "dcg", **params) -> float:
     r"""D6: :math:`\frac1{R^2}\sum_{j=1}^{\lfloor R/2\rfloor}(R-2j+1)\,e_j`, the IFD÷ maximum when
     :math:`\lfloor R/2\rfloor \le k` and :math:`\lceil R/2\rceil \le n - k` (then it does not
     depend on ``n`` or ``k``).
@@ -420,7 +420,7 @@ def ifd_div_half_half_closed(R: int, examination: str = "dcg", **params) -> floa
 
 # --------------------------------------------------------------------------- IFD× (D8-D10)
 
-def ifd_mul_positions(n: int, k: int, R: int, end: str = "most_unfair", exact: bool = False,
+def ifd_mul_positions(n: int, k: int, R: int, *, end: str = "most_unfair", exact: bool = False,
                       examination: str = "dcg", **params) -> np.ndarray:
     r"""Top-k positions ``S`` of relevant items at one end of IFD×(u) (the other relevant items
     go beyond ``k``).
@@ -447,34 +447,34 @@ def ifd_mul_positions(n: int, k: int, R: int, end: str = "most_unfair", exact: b
         best, best_s = -math.inf, None
         for size in range(lo, hi + 1):
             for S in itertools.combinations(range(1, k + 1), size):
-                val = sign * ifd_mul_from_positions(n, S, examination, **params)
+                val = sign * ifd_mul_from_positions(n, S, examination=examination, **params)
                 if val > best + 1e-15:
                     best, best_s = val, S
         return np.array(best_s, dtype=np.int64)
     return core.ifd_mul_extreme(n, k, R, end, np.asarray(weights(examination, k, **params)))[1]
 
 
-def ifd_mul_most_fair(n: int, k: int, R: int, exact: bool = False, examination: str = "dcg", **params) -> float:
+def ifd_mul_most_fair(n: int, k: int, R: int, *, exact: bool = False, examination: str = "dcg", **params) -> float:
     r"""Smallest IFD×(u): 0 if :math:`R \le n-k`, else the bottom strategy (D9).
 
     >>> round(ifd_mul_most_fair(10, 10, 1), 5)
     0.01671
     """
-    S = ifd_mul_positions(n, k, R, "most_fair", exact, examination, **params)
-    return ifd_mul_from_positions(n, S, examination, **params)
+    S = ifd_mul_positions(n, k, R, end="most_fair", exact=exact, examination=examination, **params)
+    return ifd_mul_from_positions(n, S, examination=examination, **params)
 
 
-def ifd_mul_most_unfair(n: int, k: int, R: int, exact: bool = False, examination: str = "dcg", **params) -> float:
+def ifd_mul_most_unfair(n: int, k: int, R: int, *, exact: bool = False, examination: str = "dcg", **params) -> float:
     """Largest IFD×(u) (D10): see :func:`ifd_mul_positions`.
 
     >>> [round(ifd_mul_most_unfair(20, 10, R), 5) for R in (1, 6, 16, 17)]
     [0.1, 0.16464, 0.16464, 0.16415]
     """
-    S = ifd_mul_positions(n, k, R, "most_unfair", exact, examination, **params)
-    return ifd_mul_from_positions(n, S, examination, **params)
+    S = ifd_mul_positions(n, k, R, end="most_unfair", exact=exact, examination=examination, **params)
+    return ifd_mul_from_positions(n, S, examination=examination, **params)
 
 
-def ifd_mul_greedy_prefix(n: int, examination: str = "dcg", limit: int = 10_000, **params) -> int:
+def ifd_mul_greedy_prefix(n: int, *, examination: str = "dcg", limit: int = 10_000, **params) -> int:
     r""":math:`\hat s` of D10: the first ``s`` at which extending the prefix ``{1..s}`` by one
     position stops paying, :math:`(n-1)e_{s+1} \le 2\sum_{p\le s} e_p` (gain of the extension
     is :math:`e_{s+1}[(n-1)e_{s+1} - 2\sum_{p\le s}e_p]`).
@@ -549,8 +549,8 @@ def attaining_positions(measure: str, end: str, n: int, k: int, R: int, **params
         pos = np.arange(1, R + 1) if end == "most_fair" else np.arange(n - R + 1, n + 1)
         return pos.astype(np.int64)
     if base == "IFD_div":
-        return ifd_div_positions(n, None if original else k, R, end, **params)
-    S = ifd_mul_positions(n, k, R, end, **params)
+        return ifd_div_positions(n, None if original else k, R, end=end, **params)
+    S = ifd_mul_positions(n, k, R, end=end, **params)
     rest = R - S.size
     bottom = np.arange(n - rest + 1, n + 1) if rest else np.zeros(0, dtype=np.int64)
     return np.concatenate([S, bottom]).astype(np.int64)

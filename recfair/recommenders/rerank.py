@@ -421,7 +421,7 @@ def rerank_scores(scores, *, method: str = "combmnz", **kwargs) -> Reranked:
     return _FUNCS[method.lower()](scores, **kwargs)
 
 
-def rerank_run(rec_run, method: str = "combmnz", *, k: int | None = None, **kwargs):
+def rerank_run(rec_run, *, method: str = "combmnz", k: int | None = None, **kwargs):
     """A re-ranked copy of a :class:`~recfair.recommenders.RecRun` (which must store scores).
 
     The copy's ``top_k`` is the re-ranked list, its ``scores`` the fused scores (float64,
@@ -478,7 +478,7 @@ def paper23_runs(datasets=("lastfm", "ml-100k"), models=PAPER23_MODELS, *, k: in
             base[name, model] = produce_run(model, split, k=k)
     runs = {}
     for (name, model), rec in base.items():
-        reranked = rerank_run(rec, "combmnz", k=k, k_prime=k_prime, score_only_top=score_only_top)
+        reranked = rerank_run(rec, method="combmnz", k=k, k_prime=k_prime, score_only_top=score_only_top)
         runs[name, model], runs[name, f"{model}-CM"] = rec.to_run(), reranked.to_run()
     return (runs, base) if with_base else runs
 

@@ -86,7 +86,7 @@ def _similarity(run, similarity):
 def _puf(run, *, on_undefined="warn", base="NDCG", similarity="jaccard", minmax=None, normalization="mean",
          block_size=None, client=None):
     source, computed = _similarity(run, similarity)
-    return _m.puf(per_user_effectiveness(run, base), similarity=source, normalization=normalization,
+    return _m.puf(per_user_effectiveness(run, base=base), similarity=source, normalization=normalization,
                   minmax=computed if minmax is None else bool(minmax), block_size=block_size,
                   on_undefined=on_undefined, client=client)
 
@@ -104,11 +104,11 @@ def _puf_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefi
 
 
 def _sd(run, *, on_undefined="warn", base="NDCG"):
-    return _m.sd_ind(per_user_effectiveness(run, base), on_undefined=on_undefined)
+    return _m.sd_ind(per_user_effectiveness(run, base=base), on_undefined=on_undefined)
 
 
 def _gini(run, *, on_undefined="warn", base="NDCG"):
-    return _m.gini_ind(per_user_effectiveness(run, base), on_undefined=on_undefined)
+    return _m.gini_ind(per_user_effectiveness(run, base=base), on_undefined=on_undefined)
 
 
 def _sd_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefined="warn"):
