@@ -67,8 +67,8 @@ def test_exchangeability_all_permutations():
     """Enumerating all n! orderings gives the same extremes as enumerating position sets."""
     for n, k, R in [(5, 2, 2), (5, 3, 3), (4, 4, 2)]:
         for kernel in (jb.iaa_user, jb.iif_user, jb.ifd_div_user, jb.ifd_mul_user):
-            a = jb.exhaustive(kernel, 1, n, k, R=R)
-            b = jb.exhaustive(kernel, 1, n, k, R=R, permutations=True)
+            a = jb.exhaustive(kernel, 1, n, k, n_relevant=R)
+            b = jb.exhaustive(kernel, 1, n, k, n_relevant=R, permutations=True)
             assert (a.low, a.high) == (close(b.low), close(b.high))
             assert b.count == math.factorial(n) and a.count == math.comb(n, R)
 
@@ -360,7 +360,7 @@ def test_validation_errors():
     with pytest.raises(ValueError):
         jb.ifd_mul_positions(30, 25, 3, exact=True)
     with pytest.raises(ValueError):
-        jb.exhaustive(jb.iaa_user, 1, 30, 5, R=10, max_configurations=1000)
+        jb.exhaustive(jb.iaa_user, 1, 30, 5, n_relevant=10, max_configurations=1000)
     assert math.isnan(jb.ifd_div_most_fair(5, 2, 0))
 
 
@@ -461,13 +461,13 @@ def test_bounds_exhaustive_joint_errors():
 def test_one_search_two_forms_agree_and_check_their_arguments():
     n, k, R = 5, 2, 2
     by_name = jb.exhaustive("IAA_ori", 1, n, k, relevant=[list(range(R))])
-    by_kernel = jb.exhaustive(jb.iaa_user, 1, n, k, R=R, corrected=False)
+    by_kernel = jb.exhaustive(jb.iaa_user, 1, n, k, n_relevant=R, corrected=False)
     assert tuple(by_name) == pytest.approx(tuple(by_kernel))
     assert by_kernel.count == math.comb(n, R) and by_name.count == math.factorial(n)
     assert jb.iaa_user(jb.ranking_from_positions(n, by_kernel.argmin), k=k, corrected=False) == by_kernel.low
     with pytest.raises(ValueError, match="m must be 1"):
-        jb.exhaustive(jb.iaa_user, 2, n, k, R=R)
-    with pytest.raises(ValueError, match="needs R="):
+        jb.exhaustive(jb.iaa_user, 2, n, k, n_relevant=R)
+    with pytest.raises(ValueError, match="needs n_relevant="):
         jb.exhaustive(jb.iaa_user, 1, n, k)
     with pytest.raises(ValueError, match="per-user kernel"):
-        jb.exhaustive("IAA_ori", 1, n, k, relevant=[[0]], R=1)
+        jb.exhaustive("IAA_ori", 1, n, k, relevant=[[0]], n_relevant=1)

@@ -137,7 +137,7 @@ def _realisable(spec: MeasureSpec, graded: bool) -> tuple[bool, str]:
     return True, "corrected: both ends reachable"
 
 
-def chapter_doc(name: str) -> str:
+def chapter_doc(measure: str) -> str:
     """The book chapter (file path without suffix, from the repository root) that treats a measure.
 
     Examples
@@ -147,7 +147,7 @@ def chapter_doc(name: str) -> str:
     """
     from ..registry import get
 
-    spec = get(name)
+    spec = get(measure)
     return f"book/{FOLDERS[spec.family]}/{spec.chapter}"
 
 

@@ -422,8 +422,8 @@ def responsive(wide, narrow=None, *, breakpoint: int = 768, alt: str = "figure")
     return Responsive(wide, narrow, breakpoint=breakpoint, alt=alt)
 
 
-def plot_achievable_range(ax, name: str, *, n_users: int, n_items: int, k_max: int, highlight_k=None):
-    """Draw the achievable band of measure ``name`` against k (1..k_max) on ``ax``; return ``ax``.
+def plot_achievable_range(ax, measure: str, *, n_users: int, n_items: int, k_max: int, highlight_k=None):
+    """Draw the achievable band of ``measure`` against k (1..k_max) on ``ax``; return ``ax``.
 
     The band runs from the score of the most unfair to that of the most fair achievable top-k
     lists (:func:`recfair.bounds.achievable`); dashed lines mark the theoretical range, and a
@@ -440,9 +440,9 @@ def plot_achievable_range(ax, name: str, *, n_users: int, n_items: int, k_max: i
     from ..bounds import achievable
     from ..registry import get
 
-    spec = get(name)
+    spec = get(measure)
     ks = np.arange(1, min(k_max, n_items) + 1)
-    bands = [achievable(name, n_users, n_items, int(k)) for k in ks]
+    bands = [achievable(measure, n_users, n_items, int(k)) for k in ks]
     unfair = np.array([b.most_unfair for b in bands], dtype=float)
     fair = np.array([b.most_fair for b in bands], dtype=float)
     ax.fill_between(ks, unfair, fair, alpha=0.3, step="mid", label="achievable")
@@ -456,7 +456,7 @@ def plot_achievable_range(ax, name: str, *, n_users: int, n_items: int, k_max: i
     if highlight_k is not None:
         ax.axvline(highlight_k, color="k", lw=1.2)
     better = "higher" if spec.higher_is_better else "lower"
-    ax.set(xlabel="list length k", ylabel=f"{name} ({better} is fairer)",
+    ax.set(xlabel="list length k", ylabel=f"{measure} ({better} is fairer)",
            title=f"m = {n_users}, n = {n_items}")
     ax.legend(fontsize="small", loc="best")
     return ax

@@ -51,12 +51,12 @@ ML100K_UNSPECIFIED = frozenset({"other"})
 # ============================================================================ groupings
 
 
-def attribute_subsets(attributes, *, sizes=None) -> list[tuple]:
+def attribute_subsets(user_attributes, *, sizes=None) -> list[tuple]:
     """Every non-empty subset of the attributes, by size then in the attributes' order.
 
     Parameters
     ----------
-    attributes : sequence of hashable, or pandas.DataFrame (its columns)
+    user_attributes : sequence of hashable, or pandas.DataFrame (its columns)
     sizes : int or sequence of int, optional
         Keep only subsets of these sizes.
 
@@ -72,7 +72,7 @@ def attribute_subsets(attributes, *, sizes=None) -> list[tuple]:
     >>> attribute_subsets("abc", sizes=2)
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
     """
-    names = list(attributes.columns) if isinstance(attributes, pd.DataFrame) else list(attributes)
+    names = list(user_attributes.columns) if isinstance(user_attributes, pd.DataFrame) else list(user_attributes)
     if not names:
         raise ValueError("attributes is empty: give at least one sensitive attribute.")
     if len(set(names)) != len(names):
