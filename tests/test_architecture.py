@@ -451,8 +451,8 @@ import dataclasses  # noqa: E402
 #: Sizes: a function whose positional parameters are all sizes takes them positionally, defaults included
 #: (the bound formulas, the extreme-run generators, ``atkinson_identity(n_groups=3)``, ``rows_with_legends(nrows, ncols)``).
 SIZE_NAMES = {"m", "n", "k", "n_users", "n_items", "R", "n_groups", "nrows", "ncols"}
-#: Optional data: may stay positional with a default (``full_ranking(scores, history=None)``).
-OPTIONAL_DATA = DATA | {"significant", "narrow"}
+#: Optional data: may stay positional with a default (``full_ranking(scores, history=None)``, ``split.relevant(users)``).
+OPTIONAL_DATA = DATA | {"significant", "narrow", "users"}
 #: The explicit exceptions: qualified name -> why a parameter with a default stays positional.
 SIGNATURE_EXCEPTIONS = {
     "recfair.registry.names": "the family is what is looked up: names('joint')",
@@ -464,6 +464,11 @@ SIGNATURE_EXCEPTIONS = {
     "recfair.book.thesis.paper6_results": "the relevance measure is what is looked up: Paper 6's table for it",
     "recfair.io.cli.main": "argv is the data: the command line, as every console entry point takes it",
     "recfair.book.plotting.legend_below": "fig and ax are the subject: the figure and axes the legend goes under",
+    "recfair.run.Run": "n_items is a run's data: a run is its lists and its catalogue size (the contract)",
+    "recfair.users.similarity.UserSimilarity": "built by from_history / from_matrix; the constructor's `kind` records "
+                                               "the source ('jaccard', 'cosine' or 'matrix'), not a similarity",
+    "recfair.datasets._split.Split.matrix": "the part is what is looked up: split.matrix('train')",
+    "recfair.datasets._registry.DatasetInfo.archive": "the source is what is looked up: info.archive('grouplens')",
     "recfair.scale.cluster.wants": "engine plumbing, rewritten with the plan/evaluate engine (branch i24-engine)",
     "recfair.scale.cluster.partitions": "engine plumbing, rewritten with the plan/evaluate engine (branch i24-engine)",
 }
@@ -496,13 +501,14 @@ def option_problems(qualname: str, obj) -> list[str]:
     """Data positional, everything else keyword-only: after the required (data) parameters, no positional
     parameter with a default unless it is optional data, the function takes sizes alone, or it is a listed exception.
     A record's constructor (a dataclass or named tuple) lists its fields and is exempt: a record is data."""
-    if qualname in SIGNATURE_EXCEPTIONS or dataclasses.is_dataclass(obj) or hasattr(obj, "_fields"):
+    if qualname in SIGNATURE_EXCEPTIONS or _is_record(obj):
         return []
     try:
         params = list(inspect.signature(obj).parameters.values())
     except (TypeError, ValueError):
         return []
-    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name != "self"]
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                  and p.name not in ("self", "cls")]
     if positional and all(p.name in SIZE_NAMES for p in positional):
         return []
     bad = [p.name for p in positional if p.default is not p.empty and p.name not in OPTIONAL_DATA]
@@ -510,11 +516,34 @@ def option_problems(qualname: str, obj) -> list[str]:
         if bad else []
 
 
+def _is_record(obj) -> bool:
+    return dataclasses.is_dataclass(obj) or hasattr(obj, "_fields")
+
+
 def test_every_public_function_and_class_takes_options_by_keyword():
     problems = [p for qualname, obj in public_callables() for p in option_problems(qualname, obj)]
+    # the classes also follow the vocabulary rules of the functions (n_items, k, seed ... keyword-only), but a
+    # record's fields and a Run's catalogue size are its data
+    problems += [p for qualname, obj in public_callables() if inspect.isclass(obj) and not _is_record(obj)
+                 and qualname not in SIGNATURE_EXCEPTIONS for p in _signature_problems(qualname, obj)]
+    problems += [p for qualname, method in public_methods() for p in option_problems(qualname, method)]
     assert not problems, "\n".join(problems)
-    stale = {q for q, why in SIGNATURE_EXCEPTIONS.items() if "i24-engine" not in why} - {q for q, _ in public_callables()}
+    known = {q for q, _ in public_callables()} | {q for q, _ in public_methods()}
+    stale = {q for q, why in SIGNATURE_EXCEPTIONS.items() if "i24-engine" not in why} - known
     assert not stale, f"exceptions that name nothing public: {sorted(stale)}"
+
+
+def public_methods():
+    """The public methods of the public classes, class and static methods included: (qualified name, function)."""
+    out = []
+    for qualname, cls in public_callables():
+        if not inspect.isclass(cls):
+            continue
+        for name, member in vars(cls).items():
+            func = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
+            if not name.startswith("_") and inspect.isfunction(func):
+                out.append((f"{qualname}.{name}", func))
+    return out
 
 
 def test_the_option_check_catches_violations():

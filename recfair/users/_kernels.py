@@ -529,7 +529,7 @@ def pair_stats(source, scores=None, *, client=None, block_size=None) -> dict:
     "sum_sq": \sum sim², "min": min sim, "max": max sim}`` of a :class:`~recfair.users.UserSimilarity`.
 
     >>> from recfair.users import UserSimilarity
-    >>> s = UserSimilarity.from_history([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], "jaccard")
+    >>> s = UserSimilarity.from_history([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], similarity="jaccard")
     >>> st = pair_stats(s, [0.5, 0.5, 0.5, 0.0])
     >>> round(st["weighted"], 4), st["min"], st["max"]
     (0.1, 0.0, 0.5)

@@ -66,7 +66,7 @@ def similarity_for(history, *, similarity: str) -> UserSimilarity:
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    source = UserSimilarity.from_history(history, similarity)
+    source = UserSimilarity.from_history(history, similarity=similarity)
     _CACHE[key] = source
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -80,7 +80,7 @@ def _similarity(run, similarity):
         if run.history is None:
             raise ValueError(f"similarity={similarity!r} is computed from the users' history: pass history=.")
         return similarity_for(run.history, similarity=similarity), True
-    return UserSimilarity.from_matrix(similarity, run.n_users), False
+    return UserSimilarity.from_matrix(similarity, n_users=run.n_users), False
 
 
 def _puf(run, *, on_undefined="warn", base="NDCG", similarity="jaccard", minmax=None, normalization="mean",
