@@ -199,7 +199,7 @@ def test_a_damaged_gzip_csv_json_or_parquet_file_gives_the_right_number_or_a_cle
 
 
 def test_the_command_line_never_shows_a_traceback_on_a_damaged_file(tmp_path, capsys):
-    from recfair.cli import main
+    from recfair.io.cli import main
 
     run, qrels, items, want = _fuzz_world(tmp_path)
     clean = run.read_bytes()

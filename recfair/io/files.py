@@ -71,8 +71,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ._validation import check_positive_int
-from .run import Run
+from .._validation import check_positive_int
+from ..run import Run
 
 __all__ = ["IdMap", "RunSet", "load", "read_run", "read_relevant", "write_run", "write_relevant",
            "from_ranx", "to_ranx", "detect_format", "USER_COLUMNS", "ITEM_COLUMNS", "RANK_COLUMNS",
@@ -682,7 +682,7 @@ class RunSet:
     def split(self, measures) -> list[tuple[list, bool]]:
         """``measures`` in groups ``(keys, graded)``: measures that take grades get them (when the
         ground truth is graded), the others the binary ground truth (grade > 0)."""
-        from .registry import get
+        from ..registry import get
 
         graded = [key for key in measures if self.relevance is not None and get(key).graded]
         binary = [key for key in measures if key not in graded]
@@ -690,7 +690,7 @@ class RunSet:
 
     def check_catalogue(self, measures) -> None:
         """Raise ``ValueError`` if a measure depends on the catalogue and none was given."""
-        from .registry import get
+        from ..registry import get
 
         if self.catalogue != "union":
             return
@@ -728,8 +728,8 @@ class RunSet:
         Applies :attr:`missing_users` (``"zero"``: the per-user relevance means count the users
         without a list as 0) and refuses catalogue measures without a catalogue.
         """
-        from .evaluate import evaluate_run
-        from .registry import get
+        from ..engine import evaluate_run
+        from ..registry import get
 
         self.check_catalogue(measures)
         unused = [o for o in options if not any(o in get(key).options for key in measures)]
@@ -767,8 +767,8 @@ class RunSet:
 
 def _reason(run, key, options) -> str:
     """Why ``key`` is undefined on ``run``: the library's own warning, else the record's undefined cases."""
-    from .evaluate import evaluate_run
-    from .registry import get
+    from ..engine import evaluate_run
+    from ..registry import get
 
     taken = {o: v for o, v in options.items() if o in get(key).options}
     with warnings.catch_warnings(record=True) as caught:

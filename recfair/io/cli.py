@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
     >>> build_parser().parse_args(["bounds", "Jain_ori", "--users", "3", "--items", "4", "-k", "2"]).name
     'Jain_ori'
     """
-    from .io import FORMATS, MISSING_USERS, ORDERS
+    from .files import FORMATS, MISSING_USERS, ORDERS
 
     parser = argparse.ArgumentParser(
         prog="recfair", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_EXAMPLES,
@@ -225,7 +225,7 @@ def _write(text: str, output) -> None:
 
 
 def _run_names(paths, names) -> list[str]:
-    from .io import _name_of
+    from .files import _name_of
 
     if names:
         if len(names) != len(paths):
@@ -251,7 +251,7 @@ def parse_options(pairs, measures) -> dict:
     >>> parse_options(["PUF.base=P", "Ent_ori.base=2"], ["PUF", "Ent_ori"])
     {'PUF': {'base': 'P'}, 'Ent_ori': {'base': 2}}
     """
-    from .registry import get
+    from ..registry import get
 
     out: dict = {}
     for pair in pairs:
@@ -296,7 +296,7 @@ def _columns(text):
 
 def _similarity(value, users):
     """``--similarity``: a name, or a labelled users x users matrix file aligned to the evaluated ``users``."""
-    from . import io as rio
+    from . import files as rio
 
     if value in ("jaccard", "cosine"):
         return value
@@ -324,9 +324,9 @@ def _similarity(value, users):
 
 
 def _evaluate(args) -> int:
-    from . import io as rio
-    from .compare import Report, compare, expand_measures
-    from .registry import get
+    from . import files as rio
+    from ..analysis.report import Report, compare, expand_measures
+    from ..registry import get
 
     if args.k is not None and args.k < 1:
         raise ValueError(f"-k must be a positive integer, got {args.k}.")
@@ -410,7 +410,7 @@ def _groups(data, measures, per_measure, shared):
     Until every entry point takes ``options={measure: {key: value}}``, a group's options are
     plain keywords, so measures with different values of one key are evaluated apart.
     """
-    from .registry import get
+    from ..registry import get
 
     out = []
     for keys, graded in data.split(measures):
@@ -427,7 +427,7 @@ def _groups(data, measures, per_measure, shared):
 
 def _merge(parts, measures, *, notes):
     """One Report from reports of disjoint measure groups over the same runs."""
-    from .compare import Report
+    from ..analysis.report import Report
 
     if len(parts) == 1:
         report = parts[0]
@@ -465,7 +465,7 @@ def _needs(spec) -> set:
 
 
 def _measures(args) -> int:
-    from .registry import PARTS, get, table
+    from ..registry import PARTS, get, table
 
     frame = table()
     if args.part:
@@ -477,7 +477,7 @@ def _measures(args) -> int:
     frame = frame.copy()
     frame["needs"] = [", ".join(sorted(_needs(get(key)), key=lambda x: (x != "top_k", x))) for key in frame.index]
     if args.needs:
-        from .run import INPUTS
+        from ..run import INPUTS
 
         bad = [x for x in args.needs if x not in INPUTS]
         if bad:
@@ -501,7 +501,7 @@ def _measures(args) -> int:
 
 
 def _n_relevant(path) -> np.ndarray:
-    from . import io as rio
+    from . import files as rio
 
     path = Path(path)
     text = rio._text(path)
@@ -513,8 +513,8 @@ def _n_relevant(path) -> np.ndarray:
 
 
 def _bounds(args) -> int:
-    from .compare import expand_measures
-    from .registry import get
+    from ..analysis.report import expand_measures
+    from ..registry import get
 
     spec = get(expand_measures([args.name])[0])
     params = {}
