@@ -11,7 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-__all__ = ["Bounds", "Extremes", "MeasureSpec"]
+__all__ = ["Bounds", "Computation", "Extremes", "MeasureSpec"]
+
+COMPUTATION_KINDS = ("per_user", "item_sums", "pairs", "run")
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,72 @@ class Bounds:
 
     def __len__(self) -> int:
         return 2
+
+
+@dataclass(frozen=True)
+class Computation:
+    """How a measure is computed: the one description every engine consumes.
+
+    ``evaluate`` is the one-block case (``partial`` on the whole run, then ``finish``); the
+    :class:`~recfair.accumulate.Accumulator` calls ``partial`` per block of users and merges the
+    states; ``compare``'s resampling passes user ``weights`` (multiplicities) to ``partial``; the
+    Dask path maps ``partial`` over partitions and merges. No engine names a measure: everything
+    measure-specific is here.
+
+    Attributes
+    ----------
+    kind : ``"per_user"`` (a mean of per-user values; ``partial`` returns ``{"values": ...}``
+        or, when absent, the engine uses the record's ``per_user``; NaN = undefined user),
+        ``"item_sums"`` (sums over users of fixed-size arrays: blocks add up), ``"pairs"``
+        (needs every pair of users: the record's ``compute``) or ``"run"`` (needs the whole run
+        at once: the record's ``compute``).
+    partial : ``partial(run, *, weights=None, context=None, **options) -> dict`` of arrays/floats,
+        the state of one block of users (``weights``: one non-negative weight per user of the
+        block, None = all 1).
+    finish : ``finish(state, *, on_undefined="warn", **options) -> float``.
+    merge : ``merge(a, b) -> state``; None adds matching entries.
+    context : ``context(run, **options) -> dict``: whole-run facts a block needs (computed once,
+        passed to ``partial`` as ``context=``).
+    cost : time order for m users, n items, k (for ``costs()`` and the scale appendix).
+    state : what a block keeps, in words.
+
+    Examples
+    --------
+    >>> Computation("run", cost="O(n^2)").kind
+    'run'
+    >>> Computation("blocks")
+    Traceback (most recent call last):
+    ...
+    ValueError: Computation.kind must be one of per_user, item_sums, pairs, run; got 'blocks'
+    """
+
+    kind: str
+    partial: Callable | None = None
+    finish: Callable | None = None
+    merge: Callable | None = None
+    context: Callable | None = None
+    cost: str = "O(mk)"
+    state: str = ""
+
+    def __post_init__(self):
+        if self.kind not in COMPUTATION_KINDS:
+            raise ValueError(
+                f"Computation.kind must be one of {', '.join(COMPUTATION_KINDS)}; got {self.kind!r}"
+            )
+        if self.kind == "item_sums" and (self.partial is None or self.finish is None):
+            raise ValueError("an 'item_sums' Computation needs partial and finish")
+
+    @property
+    def blockwise(self) -> bool:
+        """Whether blocks of users can be computed apart and merged (per_user, item_sums)."""
+        return self.kind in ("per_user", "item_sums")
+
+    def merge_states(self, a: dict, b: dict) -> dict:
+        """Merge two block states (the record's ``merge``, or matching entries added)."""
+        if self.merge is not None:
+            return self.merge(a, b)
+        return {key: a[key] + b[key] for key in a}
+
 
 
 @dataclass(frozen=True)
@@ -84,6 +152,8 @@ class MeasureSpec:
         (Part IV's PUF, SD_ind, Gini_ind; Part V's measures). A hook that compares users by
         similarity takes ``similarity=`` (a users x users matrix), one that compares groups
         ``groups=``; ``options`` on the hook (a tuple of names) lists its other keyword options.
+    computation : :class:`Computation`: how the measure is computed (per user, per-item sums,
+        pairs, whole run), consumed by every engine.
 
     Examples
     --------
@@ -116,6 +186,7 @@ class MeasureSpec:
     guidelines: tuple[str, ...] | None = None
     graded: bool = False
     from_effectiveness: Callable | None = None
+    computation: Computation | None = None
 
     @property
     def direction(self) -> str:
