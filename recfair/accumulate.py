@@ -32,10 +32,10 @@ import math
 
 import numpy as np
 
-from ._validation import check_on_undefined, check_positive_int, undefined
+from ._validation import check_positive_int, undefined
 from .item_exposure import RankCounts, from_rank_counts
 from .joint import measures as _joint
-from .registry import ALL_MEASURES, REGISTRY, check_needs, get
+from .registry import ALL_MEASURES, REGISTRY, check_needs
 from .relevance import mean_from_sum as _relevance_mean
 from .run import Run
 
@@ -113,6 +113,25 @@ def costs():
 _SHORT_REASONS = {**{key: "user pairs" for key in PAIRWISE}, "MME": "item pairs", "DPFR": "frontier"}
 
 
+def _requested(measures) -> list[str]:
+    """The canonical names a ``measures`` argument asks for (unknown names are left for the plan to report)."""
+    from .registry import resolve
+
+    if isinstance(measures, str):
+        measures = [measures]
+    try:
+        entries = list(measures)
+    except TypeError:
+        return []
+    out = []
+    for entry in entries:
+        try:
+            out += resolve(entry)
+        except ValueError:
+            pass
+    return out
+
+
 class _ExactSum:
     """A float sum kept exactly: the correctly rounded total plus its rounding error (math.fsum)."""
 
@@ -154,25 +173,28 @@ class Accumulator:
     Parameters
     ----------
     measures : str or list of str
-        Canonical names, each one of :data:`ACCUMULABLE` (the relevance measures, Part I,
-        Part II's per-user averages, SD_ind, Gini_ind and Part V's measures).
+        Canonical names, families or parts, each measure one of :data:`ACCUMULABLE` (the relevance
+        measures, Part I, Part II's per-user averages, SD_ind, Gini_ind and Part V's measures).
     n_items : int
         Catalogue size.
-    k : int, default=10
-        Cut-off: every block's lists must be at least this wide (wider lists are cut).
+    k : int, optional
+        Cut-off: every block's lists must be at least this wide (wider lists are cut); defaults
+        to the width of the first block's lists.
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         As in :func:`recfair.evaluate`, applied by :meth:`result`.
     item_features : array-like (n_items, d), optional
         Item representations (VoCD with ``alpha < 2``).
-    **options
-        Measure parameters (``gamma``, ``base``, ``attributes``, ``epsilon``...); each must
-        belong to a requested measure.
+    options : dict of str to dict, optional
+        Per-measure options, as in :func:`recfair.evaluate`.
+    **keywords
+        Plain measure parameters (``gamma``, ``base``, ``attributes``, ``epsilon``...); each must
+        belong to a requested measure and mean one thing for all of them.
 
     Examples
     --------
     >>> import recfair as rf
     >>> top_k, relevant = [[0, 1], [1, 2], [2, 3]], [[1], [3], [2]]
-    >>> acc = rf.Accumulator(["NDCG", "Gini_our"], n_items=4, k=2)
+    >>> acc = rf.Accumulator(measures=["NDCG", "Gini_our"], n_items=4, k=2)
     >>> acc.update(top_k[:2], relevant=relevant[:2])
     >>> acc.update(top_k[2:], relevant=relevant[2:])
     >>> acc.n_users
@@ -181,38 +203,26 @@ class Accumulator:
     True
     """
 
-    def __init__(self, measures, *, n_items, k=10, on_undefined="warn", item_features=None, **options):
-        check_on_undefined(on_undefined)
-        if isinstance(measures, str):
-            measures = [measures]
-        try:
-            names = list(measures)
-        except TypeError:
-            raise TypeError(f"measures must be a name or a list of names, got {type(measures).__name__}.") from None
-        if not names:
-            raise ValueError("measures is empty: name at least one measure.")
-        specs = [get(name) for name in names]
-        if len(set(names)) != len(names):
-            raise ValueError(f"measures lists {sorted({m for m in names if names.count(m) > 1})} more than once.")
-        bad = [name for name in names if name not in ACCUMULABLE]
+    def __init__(self, *, measures, n_items, k=None, on_undefined="warn", item_features=None, options=None,
+                 **keywords):
+        from .registry import plan
+
+        bad = [name for name in _requested(measures) if name not in ACCUMULABLE]
         if bad:
             raise ValueError("cannot be computed block by block: " + "; ".join(
                 f"{name} ({NOT_ACCUMULABLE.get(name, 'not accumulable')})" for name in bad)
                 + f". Measures that can: {', '.join(ACCUMULABLE)}.")
-        known = {opt for spec in specs for opt in spec.options}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise ValueError(f"option(s) {unknown} are not parameters of any requested measure "
-                             f"(their parameters: {sorted(known) or 'none'}).")
+        the_plan = plan(measures, options=options, keywords=keywords, on_undefined=on_undefined)
+        names, specs = list(the_plan.names), list(the_plan.specs)
         self.measures = names
         self.n_items = check_positive_int(n_items, "n_items")
-        self.k = check_positive_int(k, "k")
-        if self.k > self.n_items:
+        self.k = None if k is None else check_positive_int(k, "k")
+        if self.k is not None and self.k > self.n_items:
             raise ValueError(f"k={self.k} exceeds n_items={self.n_items}.")
         self.on_undefined = on_undefined
         self.item_features = item_features
         self._specs = specs
-        self._options = {s.key: {o: v for o, v in options.items() if o in s.options} for s in specs}
+        self._options = dict(the_plan.options)
         for key, opts in self._options.items():
             if key in _GATHERED and opts.get("base", "NDCG") not in _BASES:
                 raise ValueError(f"base must be a per-user relevance measure ({', '.join(_BASES)}); "
@@ -222,15 +232,15 @@ class Accumulator:
         self._defined = {key: 0 for key in self._sums}
         self._reasons: dict[str, str | None] = {key: None for key in self._sums}
         self._item_sums = {key: None for key in names if key in _ITEM_SUMS}
-        self._rank_counts = (RankCounts(np.zeros((self.n_items, self.k), dtype=np.int64), 0)
-                             if any(key in _RANK_COUNTED for key in names) else None)
+        self._counted = any(key in _RANK_COUNTED for key in names)
+        self._rank_counts = None
         self._bases = sorted({self._options[key].get("base", "NDCG") for key in names if key in _GATHERED})
         self._effectiveness = {base: [] for base in self._bases}
         self._attributes = [] if any(REGISTRY[key].family == "groups" and "user_attributes" in REGISTRY[key].needs
                                      for key in names) else None
 
     def __repr__(self) -> str:
-        return f"Accumulator({self.measures}, n_items={self.n_items}, k={self.k}, n_users={self.n_users})"
+        return f"Accumulator(measures={self.measures}, n_items={self.n_items}, k={self.k}, n_users={self.n_users})"
 
     # ------------------------------------------------------------------ feeding
 
@@ -246,6 +256,8 @@ class Accumulator:
         run = Run(top_k, self.n_items, k=self.k, relevant=relevant, relevance=relevance, scores=scores,
                   ranking=ranking, history=history, user_attributes=user_attributes,
                   item_features=self.item_features)
+        if self.k is None:                      # k defaults to the width of the lists (of the first block)
+            self.k = run.k
         if run.k != self.k:
             raise ValueError(f"this block's lists have k={run.k}; the Accumulator was made with k={self.k}.")
         check_needs(run, self._specs)
@@ -267,8 +279,9 @@ class Accumulator:
         for key, sums in self._item_sums.items():
             block = _joint.item_sums_block(key, run, **self._options[key])
             self._item_sums[key] = block if sums is None else sums + block
-        if self._rank_counts is not None:
-            self._rank_counts = self._rank_counts + RankCounts.of(run.top_k, n_items=self.n_items)
+        if self._counted:
+            counts = RankCounts.of(run.top_k, n_items=self.n_items)
+            self._rank_counts = counts if self._rank_counts is None else self._rank_counts + counts
         for base in self._bases:
             self._effectiveness[base].append(np.asarray(_BASES[base](run), dtype=np.float64))
         if self._attributes is not None:
@@ -282,8 +295,10 @@ class Accumulator:
         """Add the users another Accumulator (same measures, options, ``n_items``, ``k``) has seen; returns self."""
         if not isinstance(other, Accumulator):
             raise TypeError(f"can only merge another Accumulator, got {type(other).__name__}.")
-        if (other.measures, other.n_items, other.k, other._options) != (self.measures, self.n_items, self.k,
-                                                                         self._options):
+        if self.k is None:
+            self.k = other.k
+        if (other.measures, other.n_items, other._options) != (self.measures, self.n_items, self._options) or (
+                other.k is not None and other.k != self.k):
             raise ValueError("cannot merge Accumulators of different measures, options, n_items or k.")
         for key, total in self._sums.items():
             total += other._sums[key]
@@ -293,8 +308,9 @@ class Accumulator:
         for key, sums in other._item_sums.items():
             if sums is not None:
                 self._item_sums[key] = sums if self._item_sums[key] is None else self._item_sums[key] + sums
-        if self._rank_counts is not None:
-            self._rank_counts = self._rank_counts + other._rank_counts
+        if other._rank_counts is not None:
+            self._rank_counts = (other._rank_counts if self._rank_counts is None
+                                 else self._rank_counts + other._rank_counts)
         for base in self._bases:
             self._effectiveness[base] += other._effectiveness[base]
         if self._attributes is not None:
@@ -321,10 +337,13 @@ class Accumulator:
                 sums = self._item_sums[key]
                 out[key] = float(_joint.finish_item_sums(
                     key, np.zeros((2, self.n_items)) if sums is None else sums, n_users=self.n_users,
-                    n_items=self.n_items, k=self.k, on_undefined=self.on_undefined, **opts))
+                    n_items=self.n_items, k=self.k or 1, on_undefined=self.on_undefined, **opts))
             elif key in _RANK_COUNTED:
                 extra = {"item_features": self.item_features} if key == "VoCD" else {}
-                out[key] = float(from_rank_counts(key, self._rank_counts, n_items=self.n_items,
+                counts = self._rank_counts
+                if counts is None:                  # no block yet
+                    counts = RankCounts(np.zeros((self.n_items, self.k or 1), dtype=np.int64), 0)
+                out[key] = float(from_rank_counts(key, counts, n_items=self.n_items,
                                                   on_undefined=self.on_undefined, **opts, **extra))
             else:
                 out[key] = float(self._gathered(spec, opts))

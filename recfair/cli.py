@@ -179,12 +179,12 @@ def _evaluate(args) -> int:
     if args.compare:
         if len(runs) < 2 and args.baseline is None:
             print("recfair: note: one run: intervals only (tests need two runs).", file=sys.stderr)
-        report = compare(runs, measures, k=args.k, baseline=args.baseline, ci=args.ci, n_resamples=args.resamples,
-                         test=args.test, correction=args.correction, seed=args.seed, progress=sys.stderr.isatty())
+        report = compare(runs, measures=measures, k=args.k, baseline=args.baseline, ci=args.ci, n_resamples=args.resamples,
+                         test=args.test, correction=args.correction, resampling_seed=args.seed, progress=sys.stderr.isatty())
         values, tests = report.values, report.tests
     else:
         rows = [{"run": name, "measure": key, "value": value}
-                for name, run in runs.items() for key, value in evaluate_run(run, measures, on_undefined="nan").items()]
+                for name, run in runs.items() for key, value in evaluate_run(run, measures=measures, on_undefined="nan").items()]
         values, tests, report = pd.DataFrame(rows), None, None
     fmt = args.format
     if fmt == "csv":

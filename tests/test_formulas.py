@@ -60,7 +60,7 @@ def _library(key, case):
     spec = REGISTRY[key]
     if spec.from_effectiveness is not None:
         eff = dict(case, m=len(case["x"]))
-        return rf.evaluate_effectiveness(case["x"], [key], similarity=np.array(case["sim"]), groups=case["g"],
+        return rf.evaluate_effectiveness(case["x"], measures=[key], similarity=np.array(case["sim"]), groups=case["g"],
                                          on_undefined="nan")[key], eff
     ranking = np.array(case["ranking"]) if "ranking" in spec.needs else None
     value = rf.evaluate(np.array(case["top"]), n_items=case["n"], measures=[key], relevant=case["rel"],

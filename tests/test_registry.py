@@ -94,7 +94,7 @@ def test_user_order_invariance(spec):
 
 
 def test_get_and_table():
-    with pytest.raises(ValueError, match="known measures: HR"):
+    with pytest.raises(ValueError, match="did you mean NDCG"):
         get("nDCG")
     t = table("relevance")
     assert list(t.index) == names("relevance") and set(t["direction"]) == {"↑"}

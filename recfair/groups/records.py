@@ -6,7 +6,7 @@ effectiveness and ``groups=`` through :func:`recfair.evaluate_effectiveness`::
 
     rf.evaluate(top_k, n_items=n, measures=["Atk_group", "Atk_within", "Atk_ind"], relevant=test,
                 user_attributes=attrs, base="P", attributes=["gender", "age"])
-    rf.evaluate_effectiveness(ndcg_per_user, ["MAD_group", "KL_group"], groups=attrs)
+    rf.evaluate_effectiveness(ndcg_per_user, measures=["MAD_group", "KL_group"], groups=attrs)
 
 >>> [s.key for s in RECORDS][:3]
 ['Min_group', 'Range_group', 'SD_group']
