@@ -107,7 +107,7 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
     probe = plan(measures, options=options, keywords=keywords, on_undefined=on_undefined, run=run)
     out = {}
     linear = [s.key for s in probe.specs if s.key in ACCUMULABLE and run.rounds is None
-              and (s.key != "IFD_div_ori" or run.scores is not None or run._ranking is None)]
+              and ("ranking" not in s.needs or run.scores is not None or run._ranking is None)]
     if linear:
         lin_opts = {key: probe.options[key] for key in linear}
         total = Accumulator(measures=linear, n_items=run.n_items, k=run.k, on_undefined=on_undefined,

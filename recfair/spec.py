@@ -8,10 +8,13 @@ can use it without depending on the registry.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-__all__ = ["Bounds", "Computation", "Extremes", "MeasureSpec"]
+import numpy as np
+
+__all__ = ["Bounds", "Computation", "ExactSum", "Extremes", "MeasureSpec", "mean_state"]
 
 COMPUTATION_KINDS = ("per_user", "item_sums", "pairs", "run")
 
@@ -71,7 +74,8 @@ class Computation:
         the state of one block of users (``weights``: one non-negative weight per user of the
         block, None = all 1).
     finish : ``finish(state, *, on_undefined="warn", **options) -> float``.
-    merge : ``merge(a, b) -> state``; None adds matching entries.
+    merge : ``merge(a, b) -> state``; None adds matching entries, except entries whose name
+        starts with ``_`` (facts of the run such as ``_n_items``), which are carried from ``a``.
     context : ``context(run, **options) -> dict``: whole-run facts a block needs (computed once,
         passed to ``partial`` as ``context=``).
     cost : time order for m users, n items, k (for ``costs()`` and the scale appendix).
@@ -112,7 +116,73 @@ class Computation:
         """Merge two block states (the record's ``merge``, or matching entries added)."""
         if self.merge is not None:
             return self.merge(a, b)
-        return {key: a[key] + b[key] for key in a}
+        return {key: a[key] if key.startswith("_") else a[key] + b[key] for key in a}
+
+    def options_for_partial(self, options: dict) -> dict:
+        """The options ``partial`` takes (all of them when it takes ``**options``)."""
+        import inspect
+
+        params = inspect.signature(self.partial).parameters
+        if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            return dict(options)
+        return {name: value for name, value in options.items() if name in params}
+
+
+class ExactSum:
+    """A float sum kept exactly (:func:`math.fsum` with its rounding error carried), so that blocks add up
+    to the same value however the users are split.
+
+    >>> a, b = ExactSum(), ExactSum()
+    >>> a.add([0.1, 0.2]); b.add([0.3])
+    >>> (a + b).value == math.fsum([0.1, 0.2, 0.3])
+    True
+    """
+
+    __slots__ = ("parts",)
+
+    def __init__(self, parts=()):
+        self.parts = list(parts)
+
+    def add(self, values) -> None:
+        values = np.asarray(values, dtype=np.float64).ravel()
+        if values.size:
+            total = math.fsum(values)
+            self.parts += [total, math.fsum(np.append(values, -total))]   # exact sum = total + error, to ~1e-32
+            if len(self.parts) > 64:
+                self._compact()
+
+    def _compact(self) -> None:
+        total = math.fsum(self.parts)
+        self.parts = [total, math.fsum(self.parts + [-total])]
+
+    def __add__(self, other: "ExactSum") -> "ExactSum":
+        out = ExactSum(self.parts + other.parts)
+        out._compact()
+        return out
+
+    @property
+    def value(self) -> float:
+        return math.fsum(self.parts)
+
+
+def mean_state(values, weights=None) -> dict:
+    """The block state of a mean of per-user values (NaN = undefined user): exact sum, defined and all users.
+
+    ``weights`` (one non-negative weight per user, None = all 1) count each user that many times.
+
+    >>> state = mean_state([0.5, float("nan"), 1.0])
+    >>> state["sum"].value, state["defined"], state["users"]
+    (1.5, 2, 3)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    keep = ~np.isnan(values)
+    total = ExactSum()
+    if weights is None:
+        total.add(values[keep])
+        return {"sum": total, "defined": int(keep.sum()), "users": int(values.size)}
+    weights = np.asarray(weights, dtype=np.float64)
+    total.add(values[keep] * weights[keep])
+    return {"sum": total, "defined": float(weights[keep].sum()), "users": float(weights.sum())}
 
 
 

@@ -26,7 +26,7 @@ import numpy as np
 from .. import relevance as _relevance
 from .._validation import undefined
 from ..item_exposure import compute as _exposure_compute
-from ..spec import MeasureSpec
+from ..spec import Computation, MeasureSpec
 from . import generators as _gen
 from . import measures as _pf
 
@@ -110,6 +110,7 @@ _FORMULA = (r"\mathrm{DPFR}_\alpha = d_E\bigl((\mathrm{Rel}, \mathrm{Fair}),\, s
 #: The Part III record (collected by :mod:`recfair.registry`).
 RECORDS = (
     MeasureSpec(
+        computation=Computation("run", cost="O(mk)", state="no: frontier"),
         key="DPFR", label="Distance to the Pareto frontier of fairness and relevance", symbol=r"\mathrm{DPFR}_\alpha",
         formula=_FORMULA, family="pareto", paper=4, version="single", higher_is_better=False,
         range=(0.0, math.inf), needs=("top_k", "relevant", "history"), compute=_compute, func=_pf.dpfr,

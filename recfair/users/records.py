@@ -21,9 +21,11 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ..relevance import per_user_effectiveness
+from ..relevance import effectiveness_computation, per_user_effectiveness
 from .._validation import undefined
-from ..spec import MeasureSpec
+from dataclasses import replace
+
+from ..spec import Computation, MeasureSpec
 from . import measures as _m
 from .similarity import KINDS, UserSimilarity
 
@@ -224,3 +226,12 @@ RECORDS = (
         chapter="user-individual",
     ),
 )
+
+
+def _computation(spec) -> Computation:
+    if spec.key in ("SD_ind", "Gini_ind"):          # functions of every user's effectiveness S(u)
+        return effectiveness_computation(spec.key, spec.from_effectiveness, whole=False, grouped=False)
+    return Computation("pairs", cost="O(m²)", state="no: user pairs")
+
+
+RECORDS = tuple(replace(spec, computation=_computation(spec)) for spec in RECORDS)
