@@ -65,6 +65,9 @@ def build_parser() -> argparse.ArgumentParser:
     cat.add_argument("--n-items", type=int, metavar="N", help="the catalogue size")
     ev.add_argument("-m", "--measures", nargs="+", required=True, metavar="MEASURE", help="measures, families or parts")
     ev.add_argument("-k", type=int, default=10, help="cut-off (default 10)")
+    ev.add_argument("--option", action="append", default=[], metavar="[MEASURE:]NAME=VALUE",
+                    help="a measure option, for one measure (SD_ind:base=P) or every measure that takes it "
+                         "(gamma=0.5); VALUE is read as a Python literal, else as text; repeatable")
     ev.add_argument("--compare", action="store_true",
                     help="bootstrap intervals and paired randomisation tests between the runs")
     ev.add_argument("--baseline", metavar="NAME", help="with --compare: test every run against this run (default: "
@@ -160,6 +163,29 @@ def _run_names(paths, names) -> list[str]:
     return out
 
 
+def parse_options(texts) -> tuple[dict, dict]:
+    """``--option`` values -> ``(options, keywords)``: ``SD_ind:base=P`` per measure, ``gamma=0.5`` plain.
+
+    >>> parse_options(["SD_ind:base=P", "gamma=0.5", "VoCD:alpha=0.3"])
+    ({'SD_ind': {'base': 'P'}, 'VoCD': {'alpha': 0.3}}, {'gamma': 0.5})
+    """
+    import ast
+
+    options: dict = {}
+    keywords: dict = {}
+    for text in texts:
+        head, sep, raw = text.partition("=")
+        if not sep or not head:
+            raise ValueError(f"--option {text!r}: expected [MEASURE:]NAME=VALUE.")
+        measure, _, name = head.rpartition(":")
+        try:
+            value = ast.literal_eval(raw)
+        except (ValueError, SyntaxError):
+            value = raw
+        (options.setdefault(measure, {}) if measure else keywords)[name] = value
+    return options, keywords
+
+
 def _evaluate(args) -> int:
     from . import io as rio
     from .compare import compare, expand_measures
@@ -168,6 +194,7 @@ def _evaluate(args) -> int:
     if args.k < 1:
         raise ValueError(f"-k must be a positive integer, got {args.k}.")
     measures = expand_measures(args.measures)
+    options, keywords = parse_options(args.option)
     names = _run_names(args.runs, args.names)
     sources = dict(zip(names, args.runs))
     data = rio.load(sources, relevant=args.qrels, history=args.history, items=args.items, n_items=args.n_items,
@@ -180,11 +207,13 @@ def _evaluate(args) -> int:
         if len(runs) < 2 and args.baseline is None:
             print("recfair: note: one run: intervals only (tests need two runs).", file=sys.stderr)
         report = compare(runs, measures=measures, k=args.k, baseline=args.baseline, ci=args.ci, n_resamples=args.resamples,
-                         test=args.test, correction=args.correction, resampling_seed=args.seed, progress=sys.stderr.isatty())
+                         test=args.test, correction=args.correction, resampling_seed=args.seed, progress=sys.stderr.isatty(),
+                         options=options, **keywords)
         values, tests = report.values, report.tests
     else:
         rows = [{"run": name, "measure": key, "value": value}
-                for name, run in runs.items() for key, value in evaluate_run(run, measures=measures, on_undefined="nan").items()]
+                for name, run in runs.items() for key, value in evaluate_run(run, measures=measures, on_undefined="nan", options=options,
+                                                                  **keywords).items()]
         values, tests, report = pd.DataFrame(rows), None, None
     fmt = args.format
     if fmt == "csv":

@@ -102,3 +102,19 @@ def test_help_has_examples():
     out = _cli("evaluate", "--help")
     assert "--qrels" in out.stdout and "LensKit" in out.stdout
     assert _cli().returncode == 2
+
+
+def test_per_measure_options_on_the_command_line(files):
+    tmp, a, b, relevant, n, k = files
+    out = _cli("evaluate", tmp / "a.trec", "--qrels", tmp / "test.qrels", "--items", tmp / "items.txt",
+               "-m", "Ent_ori", "SD_ind", "II-D", "-k", k, "--format", "csv", "--option", "SD_ind:base=P",
+               "--option", "Ent_ori:base=2", "--option", "gamma=0.5")
+    assert out.returncode == 0, out.stderr
+    got = pd.read_csv(pd.io.common.StringIO(out.stdout)).set_index("measure")["value"].to_dict()
+    want = rf.evaluate(a, n_items=n, measures=["Ent_ori", "SD_ind", "II-D"], relevant=relevant, gamma=0.5,
+                       options={"SD_ind": {"base": "P"}, "Ent_ori": {"base": 2}}, on_undefined="nan")
+    assert got == pytest.approx(want, nan_ok=True)
+    assert got["SD_ind"] != rf.evaluate(a, n_items=n, measures="SD_ind", relevant=relevant)["SD_ind"]
+    clash = _cli("evaluate", tmp / "a.trec", "--qrels", tmp / "test.qrels", "--items", tmp / "items.txt",
+                 "-m", "Ent_ori", "SD_ind", "-k", k, "--option", "base=2")
+    assert clash.returncode == 1 and "means two things" in clash.stderr
