@@ -139,9 +139,9 @@ def _mean_form(spec, run, options) -> _Linear:
 def _linear(spec, run, options) -> _Linear | None:
     if spec.per_user is not None and not run.graded:
         return _mean_form(spec, run, options)
-    if spec.family == "item_exposure":
+    if spec.computation.kind == "item_sums":        # Part I's counts have a user-additive form (None otherwise)
         form = _resample.linear_form(spec.key, run, **options)
-        if form is not None and (spec.key != "VoCD" or run.item_features is None or options.get("alpha", 2.0) >= 2):
+        if form is not None:
             return _Linear(form.statistic, form.rows, form.finish, form.rank_weights)
     return None
 
