@@ -81,14 +81,14 @@ OPTION_MEANINGS: dict[str, str | dict[str, str]] = {
 }
 
 
-def option_meaning(key: str, option: str) -> str:
-    """What ``option`` means for measure ``key`` (:data:`OPTION_MEANINGS`).
+def option_meaning(measure: str, option: str) -> str:
+    """What ``option`` means for ``measure`` (:data:`OPTION_MEANINGS`).
 
     >>> option_meaning("UF", "gamma")
     'the weight of the history (Jaccard) similarity mixed with the item-feature similarity'
     """
     meaning = OPTION_MEANINGS.get(option, "")
-    return meaning.get(key, "") if isinstance(meaning, dict) else meaning
+    return meaning.get(measure, "") if isinstance(meaning, dict) else meaning
 
 
 def get(name: str) -> MeasureSpec:
@@ -115,7 +115,7 @@ def _part_names() -> dict[str, list[str]]:
     return out
 
 
-def resolve(name) -> list[str]:
+def resolve(measure) -> list[str]:
     """Canonical measure names for a measure, a family (``"relevance"``) or a part (``"I"``, ``"Part II"``).
 
     An unknown name is a ``ValueError`` suggesting the closest names (case-insensitive).
@@ -131,32 +131,32 @@ def resolve(name) -> list[str]:
     ...
     ValueError: unknown measure 'NDGC'; did you mean NDCG? (a measure, a family such as 'relevance' or a part such as 'I'; recfair.registry.names() lists them)
     """
-    if isinstance(name, str):
-        if name in REGISTRY:
-            return [name]
+    if isinstance(measure, str):
+        if measure in REGISTRY:
+            return [measure]
         groups = _part_names()
-        if name in groups:
-            return list(groups[name])
-    raise ValueError(unknown_measure(name))
+        if measure in groups:
+            return list(groups[measure])
+    raise ValueError(unknown_measure(measure))
 
 
-def unknown_measure(name) -> str:
+def unknown_measure(measure) -> str:
     """The message for an unknown measure name: the closest known names (case-insensitive ``difflib``)."""
     import difflib
 
-    if not isinstance(name, str):
-        return f"a measure name must be a string, got {type(name).__name__} {name!r}"
+    if not isinstance(measure, str):
+        return f"a measure name must be a string, got {type(measure).__name__} {measure!r}"
     known = list(REGISTRY) + list(_part_names())
     lower = {}
     for key in known:
         lower.setdefault(key.lower(), key)
-    target = name.lower()
+    target = measure.lower()
     close = [key for key in REGISTRY if len(target) >= 2 and key.lower().startswith(target)]
     close += [lower[x] for x in difflib.get_close_matches(target, list(lower), n=4, cutoff=0.6)
               if lower[x] not in close]
     close = close[:4]
     hint = f"did you mean {', '.join(close)}? " if close else ""
-    return (f"unknown measure {name[:40]!r}; {hint}(a measure, a family such as 'relevance' or a part such as 'I'; "
+    return (f"unknown measure {measure[:40]!r}; {hint}(a measure, a family such as 'relevance' or a part such as 'I'; "
             "recfair.registry.names() lists them)")
 
 
@@ -216,7 +216,7 @@ def table(family: str | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("measure")
 
 
-def with_directions(frame, axis: int = 0):
+def with_directions(frame, *, axis: int = 0):
     """Prefix each measure name of a table's labels with its direction (``"↑ NDCG"``, ``"↓ Gini_ori"``).
 
     For the book's result tables, where measures are the rows (``axis=0``) or the columns

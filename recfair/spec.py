@@ -58,7 +58,7 @@ class Computation:
     """How a measure is computed: the one description every engine consumes.
 
     ``evaluate`` is the one-block case (``partial`` on the whole run, then ``finish``); the
-    :class:`~recfair.accumulate.Accumulator` calls ``partial`` per block of users and merges the
+    :class:`~recfair.scale.blocks.Accumulator` calls ``partial`` per block of users and merges the
     states; ``compare``'s resampling passes user ``weights`` (multiplicities) to ``partial``; the
     Dask path maps ``partial`` over partitions and merges. No engine names a measure: everything
     measure-specific is here.
@@ -140,7 +140,7 @@ class ExactSum:
 
     __slots__ = ("parts",)
 
-    def __init__(self, parts=()):
+    def __init__(self, *, parts=()):
         self.parts = list(parts)
 
     def add(self, values) -> None:
@@ -156,7 +156,7 @@ class ExactSum:
         self.parts = [total, math.fsum(self.parts + [-total])]
 
     def __add__(self, other: "ExactSum") -> "ExactSum":
-        out = ExactSum(self.parts + other.parts)
+        out = ExactSum(parts=self.parts + other.parts)
         out._compact()
         return out
 
@@ -165,7 +165,7 @@ class ExactSum:
         return math.fsum(self.parts)
 
 
-def mean_state(values, weights=None) -> dict:
+def mean_state(values, *, weights=None) -> dict:
     """The block state of a mean of per-user values (NaN = undefined user): exact sum, defined and all users.
 
     ``weights`` (one non-negative weight per user, None = all 1) count each user that many times.

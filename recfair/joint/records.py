@@ -65,7 +65,7 @@ def _joint_computation(key, needs) -> Computation:
     if key in _joint.PER_USER:
         def partial(run, *, weights=None, **options):
             values, reason = _joint.per_user_block(key, run, **options)
-            return {**mean_state(values, weights), "reason": reason}
+            return {**mean_state(values, weights=weights), "reason": reason}
 
         def merge(a, b):
             return {"sum": a["sum"] + b["sum"], "defined": a["defined"] + b["defined"],

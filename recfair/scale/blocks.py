@@ -32,9 +32,9 @@ what a block keeps (``partial``), how two blocks combine (``merge``) and how the
 
 from __future__ import annotations
 
-from ._validation import check_positive_int, undefined
-from .registry import ALL_MEASURES, check_needs
-from .run import Run
+from .._validation import check_positive_int, undefined
+from ..registry import ALL_MEASURES, check_needs
+from ..run import Run
 
 __all__ = ["Accumulator", "ACCUMULABLE", "NOT_ACCUMULABLE", "costs"]
 
@@ -73,7 +73,7 @@ def costs():
     """
     import pandas as pd
 
-    from .registry import PARTS
+    from ..registry import PARTS
 
     rows = {spec.key: {"part": PARTS[spec.family], "time": spec.computation.cost, "in blocks": spec.computation.state}
             for spec in ALL_MEASURES}
@@ -87,7 +87,7 @@ def effectiveness_hook(spec):
 
 def _requested(measures) -> list[str]:
     """The canonical names a ``measures`` argument asks for (unknown names are left for the plan to report)."""
-    from .registry import resolve
+    from ..registry import resolve
 
     if isinstance(measures, str):
         measures = [measures]
@@ -142,7 +142,7 @@ class Accumulator:
 
     def __init__(self, *, measures, n_items, k=None, on_undefined="warn", item_features=None, options=None,
                  **keywords):
-        from .registry import plan
+        from ..registry import plan
 
         bad = [name for name in _requested(measures) if name not in ACCUMULABLE]
         if bad:
