@@ -78,7 +78,7 @@ def test_per_user_and_effectiveness_with_client(client):
     names = ["PUF", "SD_ind", "Gini_ind", "Range_group", "Atk_ind"]
     # the per-user-effectiveness entry point (rf.evaluate_effectiveness after issue 16)
     entry = rf.evaluate_effectiveness
-    _close(entry(eff, names, **kwargs), entry(eff, names, client=client, **kwargs))
+    _close(entry(eff, measures=names, **kwargs), entry(eff, measures=names, client=client, **kwargs))
 
 
 def test_long_parquet_run_on_the_cluster(client, tmp_path):
