@@ -149,11 +149,12 @@ def test_the_landing_page_presents_every_part():
 def test_the_selector_page_offers_every_input_and_kind_of_measure():
     text = page("book/start/choose")
     needed = {need for spec in REGISTRY.values() for need in spec.needs} - {"top_k", "relevant", "scores"}
-    offered = {"ranking", "history", "user_attributes", "graded", "relevance", "effectiveness", "similarity"}
+    offered = {"ranking", "history", "user_attributes", "graded", "relevance", "effectiveness", "similarity",
+               "item_groups"}
     assert needed - {"item_features", "rounds"} <= offered <= set(HAS)
     for key in offered:
         assert f'"{key}"' in text, f"the selector offers no run with {key!r}"
-    for kind in ("fairness", "item fairness", "joint evaluation", "individual users", "user groups"):
+    for kind in ("fairness", "item fairness", "joint evaluation", "individual users", "user groups", "field measures"):
         assert kind in KINDS and f'"{kind}"' in text
     assert "use the corrected version" not in text
 
