@@ -72,7 +72,8 @@ class MeasureSpec:
     label, symbol : human name and LaTeX symbol.
     formula : the defining equation in LaTeX (rendered by the book; never retyped there).
     family : measure family = library module and book chapter group.
-    paper : thesis paper (1-6) where the measure (version) is defined or studied.
+    paper : thesis paper (1-6) where the measure (version) is defined or studied; 0 for Part VI's
+        measures, which come from outside the thesis.
     version : ``"original"``, ``"corrected"`` or ``"single"`` (no ori/our pair).
     higher_is_better : direction; for fairness measures "better" means fairer.
     range : theoretical range ``(low, high)`` of the formula.

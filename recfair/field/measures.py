@@ -210,7 +210,7 @@ def arp(top_k, *, n_items, history=None, k=None, popularity="users", min_popular
 @_fill
 def aplt(top_k, *, n_items, history=None, k=None, popularity="users", min_popularity=0, head_share=0.8,
          crossing="include", tail="catalogue", tail_items=None, on_undefined="warn") -> float:
-    r"""Average percentage of long-tail items (Abdollahpouri et al. 2017): higher recommends more of the tail.
+    r"""Average percentage of long-tail items (Abdollahpouri et al. 2017): higher is fairer to the long tail.
 
     .. math:: \mathrm{APLT} = \frac{1}{m} \sum_u \frac{|L_u \cap \sim\!\Phi|}{k}
 
@@ -243,6 +243,8 @@ def aplt(top_k, *, n_items, history=None, k=None, popularity="users", min_popula
 def aclt(top_k, *, n_items, history=None, k=None, popularity="users", min_popularity=0, head_share=0.8,
          crossing="include", tail="catalogue", tail_items=None, on_undefined="warn") -> float:
     r"""Average coverage of long-tail items (Abdollahpouri et al. 2019): the mean *count* of tail items per list.
+
+    Higher is fairer to the long tail.
 
     .. math:: \mathrm{ACLT} = \frac{1}{m} \sum_u |L_u \cap \sim\!\Phi|
 
@@ -359,9 +361,14 @@ _DOCS["<<rsp_formula>>"] = r"""
 @_fill
 def pop_rsp(top_k, *, n_items, history=None, k=None, popularity="users", min_popularity=0, head_share=0.8,
             crossing="include", tail="catalogue", tail_items=None, denominator="unseen", on_undefined="warn") -> float:
-    r"""Popularity ranking-based statistical parity (Zhu et al. 2021) between the head and the tail.
+    r"""Popularity ranking-based statistical parity (Zhu et al. 2021) between the head and the tail: lower is fairer.
 
-    RSP (:func:`rsp`) with the two groups :math:`\Phi` and :math:`\sim\!\Phi`.
+    RSP (:func:`rsp`) with the two groups :math:`\Phi` and :math:`\sim\!\Phi`:
+
+    .. math::
+
+        \mathrm{PopRSP} = \frac{|P_\Phi - P_{\sim\Phi}|}{P_\Phi + P_{\sim\Phi}},\quad
+        P_G = \frac{\sum_u |L_u \cap G|}{\sum_u |G \setminus H_u|}
 
     Parameters
     ----------
@@ -394,9 +401,14 @@ def pop_rsp(top_k, *, n_items, history=None, k=None, popularity="users", min_pop
 @_fill
 def pop_reo(top_k, relevant, *, n_items, history=None, k=None, popularity="users", min_popularity=0,
             head_share=0.8, crossing="include", tail="catalogue", tail_items=None, on_undefined="warn") -> float:
-    r"""Popularity ranking-based equal opportunity (Zhu et al. 2021) between the head and the tail.
+    r"""Popularity ranking-based equal opportunity (Zhu et al. 2021) between the head and the tail: lower is fairer.
 
-    REO (:func:`reo`) with the two groups :math:`\Phi` and :math:`\sim\!\Phi`.
+    REO (:func:`reo`) with the two groups :math:`\Phi` and :math:`\sim\!\Phi`:
+
+    .. math::
+
+        \mathrm{PopREO} = \frac{|P_\Phi - P_{\sim\Phi}|}{P_\Phi + P_{\sim\Phi}},\quad
+        P_G = \frac{\sum_u |L_u \cap G \cap R_u|}{\sum_u |G \cap R_u|}
 
     Parameters
     ----------
@@ -427,7 +439,7 @@ def pop_reo(top_k, relevant, *, n_items, history=None, k=None, popularity="users
 @_fill
 def rsp(top_k, *, n_items, item_groups, history=None, k=None, unlabelled="skip", denominator="unseen",
         on_undefined="warn") -> float:
-    r"""Ranking-based statistical parity over item groups (Zhu et al. 2021): 0 is parity.
+    r"""Ranking-based statistical parity over item groups (Zhu et al. 2021): lower is fairer, 0 is parity.
 <<rsp_formula>>
 
     Parameters
@@ -459,7 +471,7 @@ def rsp(top_k, *, n_items, item_groups, history=None, k=None, unlabelled="skip",
 @_fill
 def reo(top_k, relevant, *, n_items, item_groups, history=None, k=None, unlabelled="skip",
         on_undefined="warn") -> float:
-    r"""Ranking-based equal opportunity over item groups (Zhu et al. 2021): 0 is equal opportunity.
+    r"""Ranking-based equal opportunity over item groups (Zhu et al. 2021): lower is fairer, 0 is equal opportunity.
 <<rsp_formula>>
 
     Parameters
@@ -542,14 +554,13 @@ def _bd_table(state):
 
 
 def _bd_finish(state, *, on_undefined="warn", **_):
-    bs, _, bdv = _bd_table(state)
-    bad = ~np.isfinite(bdv)
-    if bad.any():
-        gu, gi = (int(x[0]) for x in np.nonzero(bad))
-        why = "has no training interaction" if not np.isfinite(bs[gu]).all() else "never chose"
-        return undefined("BD", f"user group {gu} {why} item group {gi} (BS = 0)" if why == "never chose"
-                         else f"user group {gu} has no training interaction", on_undefined)
-    return float(np.abs(bdv).mean())
+    bs, br, bdv = _bd_table(state)
+    defined = np.isfinite(bdv)
+    if not defined.any():
+        return undefined("BD", "no user group chose any item group in training (BS = 0 everywhere)", on_undefined)
+    if not np.isfinite(br).all():
+        return undefined("BD", "a user group's lists hold no item with a group", on_undefined)
+    return float(np.abs(bdv[defined]).mean())
 
 
 KERNELS["BD"] = Kernel("item_sums", _bd_context, _bd_partial, _bd_finish, {"groups": None},
@@ -603,12 +614,16 @@ def bias_disparity(top_k, history, *, n_items, item_groups, groups, k=None):
 
 @_fill
 def bd(top_k, history, *, n_items, item_groups, groups, k=None, on_undefined="warn") -> float:
-    r"""Mean absolute bias disparity over the (user group, item group) cells (registry ``BD``): 0 is no change.
+    r"""Mean absolute bias disparity over the (user group, item group) cells (registry ``BD``): lower is fairer.
 
-    The one-number summary of :func:`bias_disparity`: :math:`\frac{1}{|\mathcal G||\mathcal C|}
-    \sum_{G, c} |\mathrm{BD}(G, c)|`, how far the recommendations move each user group's
-    preference for each item group away from its training preference (recfair's summary: the
-    published measure is the table).
+    The one-number summary of :func:`bias_disparity`, how far the recommendations move each user
+    group's preference for each item group away from its training preference (recfair's summary:
+    the published measure is the table); 0 is no change:
+
+    .. math:: \mathrm{BD} = \operatorname{mean}_{(G, c) : \mathrm{BS}(G, c) > 0} |\mathrm{BD}(G, c)|
+
+    A cell whose user group never chose the item group in training has no BD (BS = 0) and is
+    left out (Elliot divides by zero there).
 
     Parameters
     ----------
@@ -624,7 +639,7 @@ def bd(top_k, history, *, n_items, item_groups, groups, k=None, on_undefined="wa
     Returns
     -------
     float
-        In :math:`[0, \infty)`; undefined when some user group never chose some item group in training.
+        In :math:`[0, \infty)`; undefined when no cell has BS > 0 or a group's lists hold no item with a group.
 
     Examples
     --------
@@ -768,9 +783,10 @@ KERNELS["UserMAD"] = Kernel("item_sums", _user_mad_context, _group_sums_partial,
 def user_mad(top_k, relevant, *, n_items, groups, k=None, base="NDCG", on_undefined="warn") -> float:
     r"""User MAD, ranking (Deldjoo et al. 2020, Elliot's ``UserMADranking``): lower is fairer to user groups.
 
-    The mean absolute difference over pairs of user groups of their mean effectiveness
-    (:math:`\binom{N}{2}^{-1}\sum_{g<h}|\bar S_g - \bar S_h|`): Part V's ``MAD_group``
-    (:func:`recfair.groups.mad_group`) computed from the lists.
+    The mean absolute difference over pairs of user groups of their mean effectiveness, Part V's
+    ``MAD_group`` (:func:`recfair.groups.mad_group`) computed from the lists:
+
+    .. math:: \mathrm{UserMAD} = \binom{N}{2}^{-1}\sum_{g<h}|\bar S_g - \bar S_h|
 
     Parameters
     ----------
@@ -839,7 +855,7 @@ KERNELS["NDKL"] = Kernel("per_user", _ndkl_context, _ndkl_partial, _finisher("ND
 
 @_fill
 def ndkl(top_k, *, n_items, item_groups, k=None, target="catalogue", epsilon=0.0, on_undefined="warn") -> float:
-    r"""Normalised discounted KL divergence (Geyik et al. 2019): 0 when every prefix mirrors the target.
+    r"""Normalised discounted KL divergence (Geyik et al. 2019): lower is fairer, 0 when every prefix mirrors the target.
 
     .. math::
 
@@ -925,7 +941,7 @@ KERNELS["MMF"] = Kernel("item_sums", _item_group_context, _exposure_partial, _mm
 @_fill
 def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg",
                    on_undefined="warn") -> float:
-    r"""Demographic parity of exposure between item groups (Singh & Joachims 2018), as a ratio: 1 is parity.
+    r"""Demographic parity of exposure between item groups (Singh & Joachims 2018), as a ratio: higher is fairer, 1 is parity.
 
     .. math::
 
@@ -961,7 +977,7 @@ def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", ex
 @_fill
 def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg", ratio=0.5,
                  on_undefined="warn") -> float:
-    r"""Max-min fairness of providers (FairDiverse's ``MMF``): the worst-off groups' share of all exposure.
+    r"""Max-min fairness of providers (FairDiverse's ``MMF``): the worst-off groups' share of all exposure; higher is fairer.
 
     .. math::
 
@@ -1026,7 +1042,7 @@ KERNELS["AWRF"] = Kernel("per_user", _item_group_context, _awrf_partial, _awrf_f
 @_fill
 def awrf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", target="catalogue", log_base=2.0,
          examination="dcg", on_undefined="warn") -> float:
-    r"""Attention-weighted rank fairness (TREC Fair Ranking 2022): 1 when each list's attention matches the target.
+    r"""Attention-weighted rank fairness (TREC Fair Ranking 2022): higher is fairer, 1 when each list's attention matches the target.
 
     .. math::
 
@@ -1106,13 +1122,16 @@ def _ee_partial(run, *, weights=None, context, patience=0.5, **_):
     d = (exposure ** 2).sum(axis=1)
     r_ = 2 * (exposure * target).sum(axis=1)
     loss = ((exposure - target) ** 2).sum(axis=1)
-    return {"EE-L": _core.per_user_state(loss, w), "EE-D": _core.per_user_state(d, w),
-            "EE-R": _core.per_user_state(r_, w)}
+    state = {}
+    for key, values in (("EE-L", loss), ("EE-D", d), ("EE-R", r_)):       # flat: blocks add entry by entry
+        state.update({f"{key} {name}": value for name, value in _core.per_user_state(values, w).items()})
+    return state
 
 
 def _ee_finish(key):
     def finish(state, *, on_undefined="warn", **_):
-        return _core.per_user_finish(key, state[key], on_undefined)
+        own = {name: state[f"{key} {name}"] for name in ("total", "weight", "undefined")}
+        return _core.per_user_finish(key, own, on_undefined)
 
     return finish
 
@@ -1266,7 +1285,7 @@ KERNELS["UGF"] = Kernel("item_sums", _ugf_context, _group_sums_partial, _ugf_fin
 @_fill
 def ugf(top_k, relevant, *, n_items, history=None, groups=None, k=None, active_share=0.05, base="NDCG",
         on_undefined="warn") -> float:
-    r"""User-oriented group fairness gap (Li et al. 2021): the effectiveness gap between two user groups.
+    r"""User-oriented group fairness gap (Li et al. 2021): the effectiveness gap between two user groups; lower is fairer.
 
     .. math:: \mathrm{UGF} = \Bigl| \frac{1}{|A|} \sum_{u \in A} S(u) - \frac{1}{|D|} \sum_{u \in D} S(u) \Bigr|
 
@@ -1361,7 +1380,7 @@ KERNELS["C_KL"] = Kernel("per_user", _c_kl_context, _c_kl_partial, _c_kl_finish,
 @_fill
 def c_kl(top_k, history, *, n_items, item_features, k=None, alpha=0.01, examination="uniform",
          on_undefined="warn") -> float:
-    r"""Steck's (2018) miscalibration :math:`C_{KL}`: how far each list's genre mix is from the user's history.
+    r"""Steck's (2018) miscalibration :math:`C_{KL}`: how far each list's genre mix is from the user's history; lower is better calibrated.
 
     .. math::
 
