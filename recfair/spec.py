@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-__all__ = ["Bounds", "Extremes", "MeasureSpec"]
+__all__ = ["Bounds", "Computation", "Extremes", "MeasureSpec"]
 
 
 @dataclass(frozen=True)
@@ -49,6 +49,20 @@ class Bounds:
 
 
 @dataclass(frozen=True)
+class Computation:
+    kind: str              # "per_user" | "item_sums" | "pairs" | "run"
+    partial: Callable | None = None   # partial(run, *, weights=None, **options) -> dict[str, ndarray|float]
+    finish: Callable | None = None    # finish(state, *, on_undefined="warn", **options) -> float
+    merge: Callable | None = None     # merge(a, b) -> state; None = add matching entries (exact, see below)
+    context: Callable | None = None   # context(run, **options) -> dict: whole-run facts a block needs
+                                      # (e.g. item popularity from EVERY user's history); computed once,
+                                      # passed to partial as `context=`; the Accumulator requires it to be
+                                      # computable from what it was given (or passed in options) and says so
+    cost: str = "O(mk)"               # time order for m users, n items, k: for costs() and the scale appendix
+    state: str = ""                   # what a block keeps, in words ("a sum, 2 counts", "n × k counts")
+
+
+@dataclass(frozen=True)
 class MeasureSpec:
     """Everything known about one (measure, version).
 
@@ -58,7 +72,8 @@ class MeasureSpec:
     label, symbol : human name and LaTeX symbol.
     formula : the defining equation in LaTeX (rendered by the book; never retyped there).
     family : measure family = library module and book chapter group.
-    paper : thesis paper (1-6) where the measure (version) is defined or studied.
+    paper : thesis paper (1-6) where the measure (version) is defined or studied; 0 for Part VI's
+        measures, which come from outside the thesis.
     version : ``"original"``, ``"corrected"`` or ``"single"`` (no ori/our pair).
     higher_is_better : direction; for fairness measures "better" means fairer.
     range : theoretical range ``(low, high)`` of the formula.
@@ -116,6 +131,7 @@ class MeasureSpec:
     guidelines: tuple[str, ...] | None = None
     graded: bool = False
     from_effectiveness: Callable | None = None
+    computation: Computation | None = None
 
     @property
     def direction(self) -> str:

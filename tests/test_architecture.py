@@ -30,7 +30,8 @@ CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "
 COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds", "recfair.accumulate", "recfair.streaming",
               "recfair.scale"}
 #: The parts in the book's order; a part may import the public package of an earlier one.
-PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups")
+PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups",
+              "recfair.field")
 SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",
             "recfair.widgets", "recfair._interactive", "recfair.thesis", "recfair.guide"}
 # reading other tools' run files, comparing runs, the command line; the classroom notebooks' self-checks
