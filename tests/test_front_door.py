@@ -154,7 +154,7 @@ def test_the_selector_page_offers_every_input_and_kind_of_measure():
     assert needed - {"item_features", "rounds"} <= offered <= set(HAS)
     for key in offered:
         assert f'"{key}"' in text, f"the selector offers no run with {key!r}"
-    for kind in ("fairness", "item fairness", "joint evaluation", "individual users", "user groups", "field measures"):
+    for kind in ("fairness", "item fairness", "joint evaluation", "individual users", "user groups"):
         assert kind in KINDS and f'"{kind}"' in text
     assert "use the corrected version" not in text
 
