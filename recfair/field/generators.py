@@ -14,7 +14,7 @@
 * :func:`reo_without_relevant_group`: a run where an item group holds no relevant item, so REO is
   undefined whatever is recommended.
 
->>> mirror_catalogue_top_k(["a", "a", "b", "b"], 1, 4).tolist()
+>>> mirror_catalogue_top_k(["a", "a", "b", "b"], n_users=1, k=4).tolist()
 [[0, 2, 1, 3]]
 """
 
@@ -39,10 +39,10 @@ def uniform_random_top_k(n_users: int, n_items: int, k: int, *, seed=None) -> np
     return random_top_k(n_users, n_items, k, seed=seed)
 
 
-def most_popular_top_k(popularity, n_users: int, k: int) -> np.ndarray:
+def most_popular_top_k(popularity, *, n_users: int, k: int) -> np.ndarray:
     """Every user gets the ``k`` most popular items, most popular first (ties by item index).
 
-    >>> most_popular_top_k([1, 5, 3, 5], 2, 2).tolist()
+    >>> most_popular_top_k([1, 5, 3, 5], n_users=2, k=2).tolist()
     [[1, 3], [1, 3]]
     """
     pop = np.asarray(popularity, dtype=np.float64)
@@ -53,7 +53,7 @@ def most_popular_top_k(popularity, n_users: int, k: int) -> np.ndarray:
     return np.tile(order, (n_users, 1))
 
 
-def mirror_catalogue_top_k(item_groups, n_users: int, k: int) -> np.ndarray:
+def mirror_catalogue_top_k(item_groups, *, n_users: int, k: int) -> np.ndarray:
     """One list for every user whose prefixes follow the catalogue's group shares as closely as possible.
 
     Position by position it takes the next unused item (lowest index) of the group whose choice
@@ -61,7 +61,7 @@ def mirror_catalogue_top_k(item_groups, n_users: int, k: int) -> np.ndarray:
     label); it is the exact NDKL minimiser when that greedy path is optimal, which the tests
     check against :func:`recfair.field.bounds.achievable_ndkl`.
 
-    >>> mirror_catalogue_top_k(["a", "b", "b", "b"], 2, 2).tolist()
+    >>> mirror_catalogue_top_k(["a", "b", "b", "b"], n_users=2, k=2).tolist()
     [[1, 0], [1, 0]]
     """
     codes, labels = check_item_groups(item_groups, len(item_groups))
@@ -91,10 +91,10 @@ def mirror_catalogue_top_k(item_groups, n_users: int, k: int) -> np.ndarray:
     return np.tile(np.array(out, dtype=np.int64), (n_users, 1))
 
 
-def one_group_top_k(item_groups, n_users: int, k: int, *, group) -> np.ndarray:
+def one_group_top_k(item_groups, *, n_users: int, k: int, group) -> np.ndarray:
     """Every user gets the first ``k`` items of one group (the group must hold ``k`` items).
 
-    >>> one_group_top_k(["a", "b", "a", "a"], 1, 2, group="a").tolist()
+    >>> one_group_top_k(["a", "b", "a", "a"], n_users=1, k=2, group="a").tolist()
     [[0, 2]]
     """
     codes, labels = check_item_groups(item_groups, len(item_groups))
