@@ -503,24 +503,42 @@ def reo(top_k, relevant, *, n_items, item_groups, history=None, k=None, unlabell
 
 # ============================================================================ bias disparity, MAD
 
-def _user_groups(run, groups, *, need: str):
+def _user_labels(run, need: str):
+    """Each user's group label (the intersection of its ``user_attributes``) and the sorted distinct labels."""
+    import pandas as pd
+
     from ..groups import encode_groups
 
-    if groups is None:
-        if run.user_attributes is None:
-            raise ValueError(f"{need} compares user groups: pass groups= (one label per user) or user_attributes=.")
-        groups = run.user_attributes
-        import pandas as pd
-
-        if not isinstance(groups, pd.DataFrame):
-            groups = pd.DataFrame(groups)
-    return encode_groups(groups, run.n_users)
+    if run.user_attributes is None:
+        raise ValueError(f"{need} compares user groups: pass groups= (one label per user) or user_attributes=.")
+    frame = run.user_attributes if isinstance(run.user_attributes, pd.DataFrame) else pd.DataFrame(run.user_attributes)
+    codes, labels = encode_groups(frame, run.n_users)
+    per_user = [labels[c] for c in codes]
+    return per_user, sorted(set(per_user), key=repr)
 
 
-def _bd_context(run, *, groups=None, **_):
+def _block_user_codes(run, context, need):
+    """A block's users' group codes in the whole run's numbering (``context["user_labels"]``)."""
+    per_user, _ = _user_labels(run, need)
+    index = {label: j for j, label in enumerate(context["user_labels"])}
+    missing = [label for label in per_user if label not in index]
+    if missing:
+        raise ValueError(f"{need}: user group {missing[0]!r} is not among the run's groups.")
+    return np.array([index[label] for label in per_user], dtype=np.int64)
+
+
+def _as_attributes(groups):
+    """``groups=`` of the public functions as the run's ``user_attributes`` (one labelled column, or the frame)."""
+    import pandas as pd
+
+    if groups is None or isinstance(groups, pd.DataFrame):
+        return groups
+    return pd.DataFrame({"group": list(groups)})
+
+
+def _bd_context(run, **_):
     ctx = _item_group_context(run)
-    codes, labels = _user_groups(run, groups, need="BD")
-    return {**ctx, "user_codes": codes, "user_labels": labels}
+    return {**ctx, "user_labels": _user_labels(run, "BD")[1]}
 
 
 def _bd_partial(run, *, weights=None, context, **_):
@@ -528,7 +546,7 @@ def _bd_partial(run, *, weights=None, context, **_):
         raise ValueError("BD needs history= (the source's bias BS comes from the training items).")
     w = _core.user_weights(run, weights)
     g, c = len(context["user_labels"]), context["n_groups"]
-    ucodes, icodes = context["user_codes"], context["codes"]
+    ucodes, icodes = _block_user_codes(run, context, "BD"), context["codes"]
 
     def table(users, items):
         cat = icodes[items]
@@ -563,7 +581,7 @@ def _bd_finish(state, *, on_undefined="warn", **_):
     return float(np.abs(bdv[defined]).mean())
 
 
-KERNELS["BD"] = Kernel("item_sums", _bd_context, _bd_partial, _bd_finish, {"groups": None},
+KERNELS["BD"] = Kernel("item_sums", _bd_context, _bd_partial, _bd_finish, {},
                        cost="O(mk + |H|)", state="2 (user groups × item groups) tables of counts")
 
 
@@ -604,8 +622,8 @@ def bias_disparity(top_k, history, *, n_items, item_groups, groups, k=None):
     """
     import pandas as pd
 
-    run = Run(top_k, n_items, k=k, history=history, item_groups=item_groups)
-    context = _bd_context(run, groups=groups)
+    run = Run(top_k, n_items, k=k, history=history, item_groups=item_groups, user_attributes=_as_attributes(groups))
+    context = _bd_context(run)
     with np.errstate(divide="ignore", invalid="ignore"):
         bs, br, bdv = _bd_table(_bd_partial(run, context=context))
     index = pd.MultiIndex.from_product([context["user_labels"], context["labels"]], names=["user group", "item group"])
@@ -646,8 +664,8 @@ def bd(top_k, history, *, n_items, item_groups, groups, k=None, on_undefined="wa
     >>> bd([[0], [2]], [[1], [3]], n_items=4, item_groups=["a", "a", "b", "b"], groups=["x", "x"])
     0.0
     """
-    run = Run(top_k, n_items, k=k, history=history, item_groups=item_groups)
-    return _evaluate("BD", run, on_undefined, groups=groups)
+    run = Run(top_k, n_items, k=k, history=history, item_groups=item_groups, user_attributes=_as_attributes(groups))
+    return _evaluate("BD", run, on_undefined)
 
 
 def _gains(run, gain):
@@ -754,15 +772,16 @@ def _effectiveness(run, base):
 def _group_sums_partial(run, *, weights=None, context, base="NDCG", **_):
     w = _core.user_weights(run, weights)
     eff = _effectiveness(run, base)
-    codes, g = context["user_codes"], context["n_user_groups"]
+    codes = context["user_codes"] if "user_codes" in context else _block_user_codes(run, context, "UserMAD")
+    g = context["n_user_groups"]
     nan = np.isnan(eff)
     return {"sum": np.bincount(codes[~nan], weights=(w * np.nan_to_num(eff))[~nan], minlength=g),
             "count": np.bincount(codes[~nan], weights=w[~nan], minlength=g), "undefined": float(w[nan].sum())}
 
 
-def _user_mad_context(run, *, groups=None, **_):
-    codes, labels = _user_groups(run, groups, need="UserMAD")
-    return {"user_codes": codes, "n_user_groups": len(labels)}
+def _user_mad_context(run, **_):
+    labels = _user_labels(run, "UserMAD")[1]
+    return {"user_labels": labels, "n_user_groups": len(labels)}
 
 
 def _user_mad_finish(state, *, on_undefined="warn", base="NDCG", **_):
@@ -776,7 +795,7 @@ def _user_mad_finish(state, *, on_undefined="warn", base="NDCG", **_):
 
 
 KERNELS["UserMAD"] = Kernel("item_sums", _user_mad_context, _group_sums_partial, _user_mad_finish,
-                            {"groups": None, "base": "NDCG"}, state="2 sums per user group")
+                            {"base": "NDCG"}, state="2 sums per user group")
 
 
 @_fill
@@ -809,8 +828,8 @@ def user_mad(top_k, relevant, *, n_items, groups, k=None, base="NDCG", on_undefi
     >>> user_mad([[0, 1], [2, 3]], [[0], [0]], n_items=4, groups=["f", "m"])
     1.0
     """
-    run = Run(top_k, n_items, k=k, relevant=relevant)
-    return _evaluate("UserMAD", run, on_undefined, groups=groups, base=base)
+    run = Run(top_k, n_items, k=k, relevant=relevant, user_attributes=_as_attributes(groups))
+    return _evaluate("UserMAD", run, on_undefined, base=base)
 
 
 # ============================================================================ NDKL, exposure, AWRF, MMF
@@ -894,15 +913,15 @@ def ndkl(top_k, *, n_items, item_groups, k=None, target="catalogue", epsilon=0.0
     return _evaluate("NDKL", run, on_undefined, target=target, epsilon=epsilon)
 
 
-def _examination_weights(run, examination):
+def _examination_weights(run, examination, gamma=0.8):
     from ..examination import weights as _weights
 
-    return _weights(examination, run.k)
+    return _weights(examination, run.k, **({"gamma": gamma} if examination == "rbp" else {}))
 
 
-def _exposure_partial(run, *, weights=None, context, examination="dcg", **_):
+def _exposure_partial(run, *, weights=None, context, examination="dcg", gamma=0.8, **_):
     w = _core.user_weights(run, weights)
-    pos = _examination_weights(run, examination)
+    pos = _examination_weights(run, examination, gamma)
     codes, g = context["codes"], context["n_groups"]
     rec = codes[run.top_k]
     keep = rec >= 0
@@ -933,13 +952,14 @@ def _mmf_finish(state, *, on_undefined="warn", ratio=0.5, **_):
 
 
 KERNELS["ExpRatio"] = Kernel("item_sums", _item_group_context, _exposure_partial, _exp_ratio_finish,
-                             {"unlabelled": "skip", "examination": "dcg"}, state="2 sums per item group")
+                             {"unlabelled": "skip", "examination": "dcg", "gamma": 0.8}, state="2 sums per item group")
 KERNELS["MMF"] = Kernel("item_sums", _item_group_context, _exposure_partial, _mmf_finish,
-                        {"unlabelled": "skip", "examination": "dcg", "ratio": 0.5}, state="2 sums per item group")
+                        {"unlabelled": "skip", "examination": "dcg", "gamma": 0.8, "ratio": 0.5},
+                        state="2 sums per item group")
 
 
 @_fill
-def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg",
+def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg", gamma=0.8,
                    on_undefined="warn") -> float:
     r"""Demographic parity of exposure between item groups (Singh & Joachims 2018), as a ratio: higher is fairer, 1 is parity.
 
@@ -958,6 +978,9 @@ def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", ex
     <<unlabelled>>
     examination : {"dcg", "uniform", "rbp", "inverse"}, default="dcg"
         Position weights (:mod:`recfair.examination`); Singh & Joachims use DCG's.
+    gamma : float in (0, 1), default=0.8
+        The patience of ``examination="rbp"`` (weights :math:`\gamma^{j-1}`; FairRankTune's
+        attention with first-item share :math:`p` is ``gamma = 1 - p``).
     <<on_undefined>>
 
     Returns
@@ -971,11 +994,11 @@ def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", ex
     1.0
     """
     run = Run(top_k, n_items, k=k, item_groups=item_groups)
-    return _evaluate("ExpRatio", run, on_undefined, unlabelled=unlabelled, examination=examination)
+    return _evaluate("ExpRatio", run, on_undefined, unlabelled=unlabelled, examination=examination, gamma=gamma)
 
 
 @_fill
-def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg", ratio=0.5,
+def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg", gamma=0.8, ratio=0.5,
                  on_undefined="warn") -> float:
     r"""Max-min fairness of providers (FairDiverse's ``MMF``): the worst-off groups' share of all exposure; higher is fairer.
 
@@ -995,6 +1018,9 @@ def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", exam
     <<unlabelled>>
     examination : {"dcg", "uniform", "rbp", "inverse"}, default="dcg"
         Position weights.
+    gamma : float in (0, 1), default=0.8
+        The patience of ``examination="rbp"`` (weights :math:`\gamma^{j-1}`; FairRankTune's
+        attention with first-item share :math:`p` is ``gamma = 1 - p``).
     ratio : float in (0, 1], default=0.5
         The share of groups counted as worst off.
     <<on_undefined>>
@@ -1010,13 +1036,15 @@ def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", exam
     0.5
     """
     run = Run(top_k, n_items, k=k, item_groups=item_groups)
-    return _evaluate("MMF", run, on_undefined, unlabelled=unlabelled, examination=examination, ratio=ratio)
+    return _evaluate("MMF", run, on_undefined, unlabelled=unlabelled, examination=examination, gamma=gamma,
+                     ratio=ratio)
 
 
-def _awrf_partial(run, *, weights=None, context, target="catalogue", log_base=2.0, examination="dcg", **_):
+def _awrf_partial(run, *, weights=None, context, target="catalogue", log_base=2.0, examination="dcg", gamma=0.8,
+                  **_):
     w = _core.user_weights(run, weights)
     p_star = _target(context, target)
-    pos = _examination_weights(run, examination)
+    pos = _examination_weights(run, examination, gamma)
     codes, g = context["codes"], context["n_groups"]
     rec = codes[run.top_k]
     attention = np.zeros((run.n_users, g))
@@ -1035,13 +1063,13 @@ def _awrf_finish(state, *, on_undefined="warn", **_):
 
 
 KERNELS["AWRF"] = Kernel("per_user", _item_group_context, _awrf_partial, _awrf_finish,
-                         {"unlabelled": "skip", "target": "catalogue", "log_base": 2.0, "examination": "dcg"},
+                         {"unlabelled": "skip", "target": "catalogue", "log_base": 2.0, "examination": "dcg", "gamma": 0.8},
                          cost="O(mkN)", state="a weighted sum and 2 weights")
 
 
 @_fill
 def awrf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", target="catalogue", log_base=2.0,
-         examination="dcg", on_undefined="warn") -> float:
+         examination="dcg", gamma=0.8, on_undefined="warn") -> float:
     r"""Attention-weighted rank fairness (TREC Fair Ranking 2022): higher is fairer, 1 when each list's attention matches the target.
 
     .. math::
@@ -1065,6 +1093,9 @@ def awrf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", target="cata
         :math:`1 - \ln 2 \approx 0.307`.
     examination : {"dcg", "uniform", "rbp", "inverse"}, default="dcg"
         The attention of each position.
+    gamma : float in (0, 1), default=0.8
+        The patience of ``examination="rbp"`` (weights :math:`\gamma^{j-1}`; FairRankTune's
+        attention with first-item share :math:`p` is ``gamma = 1 - p``).
     <<on_undefined>>
 
     Returns
@@ -1081,7 +1112,7 @@ def awrf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", target="cata
     """
     run = Run(top_k, n_items, k=k, item_groups=item_groups)
     return _evaluate("AWRF", run, on_undefined, unlabelled=unlabelled, target=target, log_base=log_base,
-                     examination=examination)
+                     examination=examination, gamma=gamma)
 
 
 # ============================================================================ expected exposure of groups
@@ -1278,8 +1309,9 @@ def _ugf_finish(state, *, on_undefined="warn", base="NDCG", **_):
     return float(abs(means[1] - means[0]))
 
 
-KERNELS["UGF"] = Kernel("item_sums", _ugf_context, _group_sums_partial, _ugf_finish,
-                        {"groups": None, "active_share": 0.05, "base": "NDCG"}, state="2 sums per user group (2)")
+# the activity split ranks every user of the run (ties by the user's index): a whole-run computation
+KERNELS["UGF"] = Kernel("run", _ugf_context, _group_sums_partial, _ugf_finish,
+                        {"groups": None, "active_share": 0.05, "base": "NDCG"}, state="the whole run")
 
 
 @_fill

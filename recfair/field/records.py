@@ -161,10 +161,11 @@ def _record(key) -> MeasureSpec:
         key=key, label=label, symbol=FORMULAS[key].split(" = ")[0], formula=FORMULAS[key], family="field", paper=0,
         version="single", higher_is_better=higher, range=rng, needs=needs, compute=_compute(key), func=func,
         description=description, reference=reference, undefined=undefined_cases,
-        options={o: v for o, v in kernel.options.items() if not (o == "groups" and "user_attributes" in needs)},
+        options=dict(kernel.options),
         achievable=_bounds.ACHIEVABLE.get(key), exhaustive=_bounds.EXHAUSTIVE.get(key), chapter=chapter,
-        computation=Computation(kind=kernel.kind, partial=kernel.partial, finish=kernel.finish, merge=kernel.merge,
-                                context=kernel.context, cost=kernel.cost, state=kernel.state),
+        computation=(Computation(kind="run", cost=kernel.cost, state=kernel.state) if kernel.kind == "run" else
+                     Computation(kind=kernel.kind, partial=kernel.partial, finish=kernel.finish, merge=kernel.merge,
+                                 context=kernel.context, cost=kernel.cost, state=kernel.state)),
     )
 
 
