@@ -55,6 +55,9 @@ NOT_ACCUMULABLE = {
        for key in ("PUF", "ME_user", "MME_user", "PEU", "UF")},
     "MME": "its envy compares every pair of items over all users (an n_items x n_items table summed over users)",
     "DPFR": "its Pareto frontier is built from the whole run and the dataset",
+    # Part VI declares its blocks in its records (spec.computation: context, partial, finish) for the engines
+    **{s.key: "its blocks are declared by its record's computation (context, partial, finish), not by the "
+       "Accumulator's own tables" for s in ALL_MEASURES if s.family == "field"},
 }
 
 
@@ -86,6 +89,10 @@ def costs():
     rows = {}
     for spec in ALL_MEASURES:
         key = spec.key
+        if spec.family == "field" and spec.computation is not None:          # Part VI: from its record
+            rows[key] = {"part": PARTS[spec.family], "time": spec.computation.cost,
+                         "in blocks": spec.computation.state if spec.computation.kind != "run" else "no: whole run"}
+            continue
         if key in PAIRWISE:
             time = "O(m²)"
         elif key == "MME":

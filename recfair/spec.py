@@ -50,6 +50,12 @@ class Bounds:
 
 @dataclass(frozen=True)
 class Computation:
+    """How a measure is computed by the engines: per user, per-item sums, pairs of users, or the whole run.
+
+    >>> Computation("per_user").cost
+    'O(mk)'
+    """
+
     kind: str              # "per_user" | "item_sums" | "pairs" | "run"
     partial: Callable | None = None   # partial(run, *, weights=None, **options) -> dict[str, ndarray|float]
     finish: Callable | None = None    # finish(state, *, on_undefined="warn", **options) -> float

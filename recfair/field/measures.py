@@ -95,7 +95,11 @@ _fill = doc_filler(_DOCS)
 
 @dataclass(frozen=True)
 class Kernel:
-    """How one Part VI measure is computed: its computation kind, context, partial, finish and options."""
+    """How one Part VI measure is computed: its computation kind, context, partial, finish and options.
+
+    >>> KERNELS["APLT"].kind, KERNELS["RSP"].options
+    ('per_user', {'unlabelled': 'skip', 'denominator': 'unseen'})
+    """
 
     kind: str
     context: Callable
@@ -193,7 +197,7 @@ def arp(top_k, *, n_items, history=None, k=None, popularity="users", min_popular
     Returns
     -------
     float
-        In :math:`[0, \max_i \phi(i)]`; never undefined.
+        Range :math:`[0, \max_i \phi(i)]`; never undefined.
 
     Examples
     --------
@@ -227,7 +231,7 @@ def aplt(top_k, *, n_items, history=None, k=None, popularity="users", min_popula
     Returns
     -------
     float
-        In [0, 1]; never undefined (the head needs some popularity: an empty history is an error).
+        Range [0, 1]; never undefined (the head needs some popularity: an empty history is an error).
 
     Examples
     --------
@@ -261,7 +265,7 @@ def aclt(top_k, *, n_items, history=None, k=None, popularity="users", min_popula
     Returns
     -------
     float
-        In [0, k]; never undefined.
+        Range [0, k]; never undefined.
 
     Examples
     --------
@@ -385,7 +389,7 @@ def pop_rsp(top_k, *, n_items, history=None, k=None, popularity="users", min_pop
     Returns
     -------
     float
-        In :math:`[0, 1]` for two groups; undefined when a group has no candidate item.
+        Range :math:`[0, 1]` for two groups; undefined when a group has no candidate item.
 
     Examples
     --------
@@ -424,7 +428,7 @@ def pop_reo(top_k, relevant, *, n_items, history=None, k=None, popularity="users
     Returns
     -------
     float
-        In [0, 1] for two groups; undefined when the head or the tail holds no relevant item.
+        Range [0, 1] for two groups; undefined when the head or the tail holds no relevant item.
 
     Examples
     --------
@@ -457,7 +461,7 @@ def rsp(top_k, *, n_items, item_groups, history=None, k=None, unlabelled="skip",
     Returns
     -------
     float
-        Undefined with fewer than two groups or when no item is recommended.
+        Range :math:`[0, \sqrt{N-1}]`; undefined with fewer than two groups or when no item is recommended.
 
     Examples
     --------
@@ -488,7 +492,7 @@ def reo(top_k, relevant, *, n_items, item_groups, history=None, k=None, unlabell
     Returns
     -------
     float
-        Undefined when a group has no relevant item (whatever is recommended).
+        Range :math:`[0, \sqrt{N-1}]`; undefined when a group has no relevant item (whatever is recommended).
 
     Examples
     --------
@@ -657,7 +661,7 @@ def bd(top_k, history, *, n_items, item_groups, groups, k=None, on_undefined="wa
     Returns
     -------
     float
-        In :math:`[0, \infty)`; undefined when no cell has BS > 0 or a group's lists hold no item with a group.
+        Range :math:`[0, \infty)`; undefined when no cell has BS > 0 or a group's lists hold no item with a group.
 
     Examples
     --------
@@ -750,7 +754,7 @@ def item_mad(top_k, relevant, *, n_items, item_groups, k=None, unlabelled="skip"
     Returns
     -------
     float
-        Undefined when a group has no recommended item.
+        Range :math:`[0, \max \mathrm{gain}]`; undefined when a group has no recommended item.
 
     Examples
     --------
@@ -821,7 +825,7 @@ def user_mad(top_k, relevant, *, n_items, groups, k=None, base="NDCG", on_undefi
     Returns
     -------
     float
-        In [0, 1]; undefined with one group or a user without a relevant item.
+        Range [0, 1]; undefined with one group or a user without a relevant item.
 
     Examples
     --------
@@ -900,7 +904,7 @@ def ndkl(top_k, *, n_items, item_groups, k=None, target="catalogue", epsilon=0.0
     Returns
     -------
     float
-        In :math:`[0, \ln(1/\min_g p^*_g)]`; never undefined.
+        Range :math:`[0, \ln(1/\min_g p^*_g)]`; never undefined.
 
     Examples
     --------
@@ -986,7 +990,7 @@ def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", ex
     Returns
     -------
     float
-        In [0, 1].
+        Range [0, 1].
 
     Examples
     --------
@@ -1028,7 +1032,7 @@ def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", exam
     Returns
     -------
     float
-        In :math:`[0, \lfloor \rho N \rfloor / N]` (the upper end when every group gets the same exposure).
+        Range :math:`[0, \lfloor \rho N \rfloor / N]` (the upper end when every group gets the same exposure).
 
     Examples
     --------
@@ -1101,7 +1105,7 @@ def awrf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", target="cata
     Returns
     -------
     float
-        In [0, 1] with ``log_base=2``; undefined when some list holds no item with a group.
+        Range [0, 1] with ``log_base=2``; undefined when some list holds no item with a group.
 
     Examples
     --------
@@ -1205,6 +1209,7 @@ _EE_DOC = r"""
     Returns
     -------
     float
+        Range :math:`[0, \infty)`; never undefined.
 """
 
 
@@ -1344,7 +1349,7 @@ def ugf(top_k, relevant, *, n_items, history=None, groups=None, k=None, active_s
     Returns
     -------
     float
-        In [0, 1] (for effectiveness in [0, 1]); undefined when a user has no relevant item.
+        Range [0, 1] (for effectiveness in [0, 1]); undefined when a user has no relevant item.
 
     Examples
     --------
@@ -1444,7 +1449,7 @@ def c_kl(top_k, history, *, n_items, item_features, k=None, alpha=0.01, examinat
     Returns
     -------
     float
-        In :math:`[0, \ln(1/\alpha)]`; undefined when a user's history has no item with a genre.
+        Range :math:`[0, \ln(1/\alpha)]`; undefined when a user's history has no item with a genre.
 
     Examples
     --------
