@@ -349,3 +349,23 @@ def test_evaluate_options_reach_the_measures():
                       tail="seen")
     assert out["APLT"] == pytest.approx(0.1)
     assert out["RSP"] == pytest.approx(rf.rsp(TOP, n_items=N, item_groups=GROUPS, history=HISTORY))
+
+
+def test_trec_awrf_with_scipy_natural_logs():
+    """The TREC Fair Ranking 2022 scripts take scipy's ``jensenshannon`` (natural logs; it returns the
+    square root of the divergence): ``log_base=math.e`` reproduces it, and a list of one group then scores
+    1 - ln 2 = 0.307 at best, never 0 (recfair's default is base 2)."""
+    from scipy.spatial.distance import jensenshannon
+
+    groups = ["a", "a", "b", "b"]
+    top = [[0, 2], [1, 0]]
+    want = []
+    for row in top:
+        att = np.zeros(2)
+        for j, i in enumerate(row):
+            att[int(groups[i] == "b")] += 1 / math.log2(j + 2)
+        want.append(1 - jensenshannon(att / att.sum(), [0.5, 0.5]) ** 2)
+    assert rf.awrf(top, n_items=4, item_groups=groups, log_base=math.e) == pytest.approx(np.mean(want))
+    one = rf.awrf([[0, 1]], n_items=4, item_groups=groups, target=[1.0, 0.0], log_base=math.e)
+    worst = rf.awrf([[2, 3]], n_items=4, item_groups=groups, target=[1.0, 0.0], log_base=math.e)
+    assert one == pytest.approx(1.0) and worst == pytest.approx(1 - math.log(2))
