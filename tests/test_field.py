@@ -315,7 +315,7 @@ def test_derivations_match_the_library():
     one = G.one_group_top_k(groups, n_users=1, k=2, group="a")
     assert rf.awrf(one, n_items=4, item_groups=groups) == pytest.approx(
         float(D.awrf_single_group().result.subs(D.p, 0.5)))
-    low = D.ndkl_lower_bound(2).result.subs(D.p, 0.5)
+    low = D.ndkl_lower_bound(list_length=2).result.subs(D.p, 0.5)
     assert B.achievable_ndkl(1, 4, 2, group_sizes=(2, 2)).most_fair == pytest.approx(float(low))
     genres = [[1, 0], [1, 0], [0, 1], [0, 1]]
     assert rf.c_kl([[0, 1]], [[2, 3]], n_items=4, item_features=genres) == pytest.approx(math.log(100))

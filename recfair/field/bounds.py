@@ -196,12 +196,12 @@ def achievable_awrf(m, n, k, *, group_sizes, log_base=2.0, max_sequences: int = 
 RANKED = frozenset({"NDKL", "ExpRatio", "MMF", "AWRF", "EE-L", "EE-D", "EE-R", "UGF", "UserMAD", "C_KL"})
 
 
-def exhaustive(key: str, m, n, k, *, max_configurations: int = 200_000, **inputs) -> Extremes:
+def exhaustive(measure: str, m, n, k, *, max_configurations: int = 200_000, **inputs) -> Extremes:
     """Exact smallest and largest value of a Part VI measure over every recommendation at tiny sizes.
 
     Parameters
     ----------
-    key : str
+    measure : str
         A Part VI registry name.
     m, n, k : int
         Users, items, list length.
@@ -224,6 +224,7 @@ def exhaustive(key: str, m, n, k, *, max_configurations: int = 200_000, **inputs
     from ..run import Run
     from .measures import KERNELS, _evaluate
 
+    key = measure
     if key not in KERNELS:
         raise ValueError(f"{key} is not a Part VI measure ({', '.join(KERNELS)}).")
     m, n, k = _sizes(m, n, k)

@@ -26,7 +26,7 @@ from dataclasses import dataclass
 
 import sympy as sp
 
-from ..symbolic import eq
+from ..book.symbolic import eq
 
 __all__ = ["FieldDerivation", "aplt_of_uniform_random", "rsp_parity", "ndkl_lower_bound", "awrf_single_group",
            "c_kl_maximum"]
@@ -53,7 +53,7 @@ class FieldDerivation:
         return sp.simplify(self.check) == 0
 
 
-def aplt_of_uniform_random(n_items: int = 10, n_tail: int = 8, k_: int = 3) -> FieldDerivation:
+def aplt_of_uniform_random(*, n_items: int = 10, n_tail: int = 8, list_length: int = 3) -> FieldDerivation:
     r"""Expected APLT of a uniformly random list: the hypergeometric mean :math:`kt/n` over :math:`k`.
 
     The symbolic result :math:`t/n` is checked against sympy's hypergeometric expectation at the
@@ -67,8 +67,8 @@ def aplt_of_uniform_random(n_items: int = 10, n_tail: int = 8, k_: int = 3) -> F
 
     expected_count = k * t / n                           # hypergeometric mean of tail items in k draws
     result = sp.simplify(expected_count / k)
-    x = Hypergeometric("X", n_items, n_tail, k_)
-    check = E(x) / k_ - result.subs({t: n_tail, n: n_items})
+    x = Hypergeometric("X", n_items, n_tail, list_length)
+    check = E(x) / list_length - result.subs({t: n_tail, n: n_items})
     steps = (("Tail items among k uniform draws without replacement", eq(sp.Symbol("E|L∩T|"), expected_count)),
              ("APLT divides by k", eq(sp.Symbol("E[APLT]"), result)))
     return FieldDerivation(steps=steps, result=result, check=check)
@@ -90,15 +90,15 @@ def rsp_parity() -> FieldDerivation:
     return FieldDerivation(steps=steps, result=sp.factor(solution), check=sp.simplify((r1 - r2).subs(a, solution)))
 
 
-def ndkl_lower_bound(k_: int = 10) -> FieldDerivation:
+def ndkl_lower_bound(*, list_length: int = 10) -> FieldDerivation:
     r"""NDKL's first term alone: :math:`\ln(1/p^*_g)/Z` with :math:`Z = \sum_{i \le k} 1/\log_2(i+1)`.
 
-    >>> d = ndkl_lower_bound(2)
+    >>> d = ndkl_lower_bound(list_length=2)
     >>> d.holds, round(float(d.result.subs(p, sp.Rational(1, 2))), 4)
     (True, 0.425)
     """
     i = sp.Symbol("i", integer=True, positive=True)
-    z = sp.Sum(1 / sp.log(i + 1, 2), (i, 1, k_)).doit()
+    z = sp.Sum(1 / sp.log(i + 1, 2), (i, 1, list_length)).doit()
     first = sp.log(1 / p)                                # KL(delta_g || p*) with p = p*_g
     bound = first / z
     kl_point = 1 * sp.log(1 / p)                         # the only non-zero term of the point mass

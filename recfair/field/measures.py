@@ -516,7 +516,7 @@ def _user_labels(run, need: str):
     if run.user_attributes is None:
         raise ValueError(f"{need} compares user groups: pass groups= (one label per user) or user_attributes=.")
     frame = run.user_attributes if isinstance(run.user_attributes, pd.DataFrame) else pd.DataFrame(run.user_attributes)
-    codes, labels = encode_groups(frame, run.n_users)
+    codes, labels = encode_groups(frame, n_users=run.n_users)
     per_user = [labels[c] for c in codes]
     return per_user, sorted(set(per_user), key=repr)
 
@@ -770,7 +770,7 @@ def item_mad(top_k, relevant, *, n_items, item_groups, k=None, unlabelled="skip"
 def _effectiveness(run, base):
     from ..relevance import per_user_effectiveness
 
-    return per_user_effectiveness(run, base)
+    return per_user_effectiveness(run, base=base)
 
 
 def _group_sums_partial(run, *, weights=None, context, base="NDCG", **_):
@@ -1294,7 +1294,7 @@ def _ugf_context(run, *, groups=None, active_share=0.05, **_):
     if groups is not None:
         from ..groups import encode_groups
 
-        codes, labels = encode_groups(groups, run.n_users)
+        codes, labels = encode_groups(groups, n_users=run.n_users)
         if len(labels) != 2:
             raise ValueError(f"UGF compares two user groups; groups= has {len(labels)} ({labels!r}).")
         return {"user_codes": codes, "n_user_groups": 2}
