@@ -369,3 +369,11 @@ def test_trec_awrf_with_scipy_natural_logs():
     one = rf.awrf([[0, 1]], n_items=4, item_groups=groups, target=[1.0, 0.0], log_base=math.e)
     worst = rf.awrf([[2, 3]], n_items=4, item_groups=groups, target=[1.0, 0.0], log_base=math.e)
     assert one == pytest.approx(1.0) and worst == pytest.approx(1 - math.log(2))
+
+
+def test_per_user_values_average_to_the_measure():
+    for key in ("ARP", "APLT", "ACLT", "NDKL", "AWRF"):
+        frame = rf.evaluate_per_user(TOP, n_items=N, measures=key, history=HISTORY, item_groups=GROUPS)
+        value = rf.evaluate(TOP, n_items=N, measures=key, history=HISTORY, item_groups=GROUPS)[key]
+        assert frame[key].mean() == pytest.approx(value)
+    assert rf.evaluate_per_user(TOP, n_items=N, measures="APLT", history=HISTORY)["APLT"].tolist() == [1, .5, .5, .5, .5]

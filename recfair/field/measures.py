@@ -140,22 +140,29 @@ def _popularity_context(run, *, popularity="users", min_popularity=0, head_share
     return {"popularity": pop, "codes": codes, "n_groups": 2}
 
 
-def _arp_partial(run, *, weights=None, context, normalize=False, **_):
-    w = _core.user_weights(run, weights)
+def _arp_values(run, *, context, normalize=False, **_):
     pop = context["popularity"]
     if normalize:
         if run.history is None:
             raise ValueError("normalize=True divides by the number of users in history=: pass history.")
         pop = pop / run.history.shape[0]
-    return _core.per_user_state(pop[run.top_k].mean(axis=1), w)
+    return pop[run.top_k].mean(axis=1)
 
 
-def _tail_partial(share: bool):
-    def partial(run, *, weights=None, context, **_):
-        w = _core.user_weights(run, weights)
+def _tail_values(share: bool):
+    def values(run, *, context, **_):
         in_tail = (context["codes"][run.top_k] == TAIL).sum(axis=1).astype(np.float64)
-        return _core.per_user_state(in_tail / run.k if share else in_tail, w)
+        return in_tail / run.k if share else in_tail
 
+    return values
+
+
+def _mean_partial(values):
+    """The partial of a mean over users: the block's weighted sum of ``values(run, context=...)``."""
+    def partial(run, *, weights=None, context, **options):
+        return _core.per_user_state(values(run, context=context, **options), _core.user_weights(run, weights))
+
+    partial.values = values
     return partial
 
 
@@ -167,12 +174,12 @@ def _finisher(key):
 
 
 _POP = dict(POPULARITY_OPTIONS)
-KERNELS["ARP"] = Kernel("per_user", _popularity_context, _arp_partial, _finisher("ARP"),
+KERNELS["ARP"] = Kernel("per_user", _popularity_context, _mean_partial(_arp_values), _finisher("ARP"),
                         {"popularity": "users", "min_popularity": 0, "normalize": False},
                         state="a weighted sum and 2 weights")
-KERNELS["APLT"] = Kernel("per_user", _popularity_context, _tail_partial(True), _finisher("APLT"), dict(_POP),
+KERNELS["APLT"] = Kernel("per_user", _popularity_context, _mean_partial(_tail_values(True)), _finisher("APLT"), dict(_POP),
                          state="a weighted sum and 2 weights")
-KERNELS["ACLT"] = Kernel("per_user", _popularity_context, _tail_partial(False), _finisher("ACLT"), dict(_POP),
+KERNELS["ACLT"] = Kernel("per_user", _popularity_context, _mean_partial(_tail_values(False)), _finisher("ACLT"), dict(_POP),
                          state="a weighted sum and 2 weights")
 
 
@@ -860,19 +867,17 @@ def _ndkl_context(run, **options):
     return ctx
 
 
-def _ndkl_partial(run, *, weights=None, context, target="catalogue", epsilon=0.0, **_):
-    w = _core.user_weights(run, weights)
+def _ndkl_values(run, *, context, target="catalogue", epsilon=0.0, **_):
     eps = check_real(epsilon, "epsilon", low=0.0)
     p_star = _target(context, target)
     g = context["n_groups"]
     onehot = np.eye(g)[context["codes"][run.top_k]]                              # (m, k, g)
     prefix = onehot.cumsum(axis=1) / np.arange(1, run.k + 1)[None, :, None]      # D_{u,i}
     disc = _core.dcg_weights(run.k)
-    values = (_core.kl(prefix, p_star[None, None, :], epsilon=eps) * disc).sum(axis=1) / disc.sum()
-    return _core.per_user_state(values, w)
+    return (_core.kl(prefix, p_star[None, None, :], epsilon=eps) * disc).sum(axis=1) / disc.sum()
 
 
-KERNELS["NDKL"] = Kernel("per_user", _ndkl_context, _ndkl_partial, _finisher("NDKL"),
+KERNELS["NDKL"] = Kernel("per_user", _ndkl_context, _mean_partial(_ndkl_values), _finisher("NDKL"),
                          {"target": "catalogue", "epsilon": 0.0}, cost="O(mkN)", state="a weighted sum and 2 weights")
 
 
@@ -1044,9 +1049,7 @@ def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", exam
                      ratio=ratio)
 
 
-def _awrf_partial(run, *, weights=None, context, target="catalogue", log_base=2.0, examination="dcg", gamma=0.8,
-                  **_):
-    w = _core.user_weights(run, weights)
+def _awrf_values(run, *, context, target="catalogue", log_base=2.0, examination="dcg", gamma=0.8, **_):
     p_star = _target(context, target)
     pos = _examination_weights(run, examination, gamma)
     codes, g = context["codes"], context["n_groups"]
@@ -1059,14 +1062,14 @@ def _awrf_partial(run, *, weights=None, context, target="catalogue", log_base=2.
     values = np.full(run.n_users, np.nan)
     ok = total > 0
     values[ok] = 1.0 - _core.jsd(attention[ok] / total[ok, None], p_star[None, :], base=log_base)
-    return _core.per_user_state(values, w)
+    return values
 
 
 def _awrf_finish(state, *, on_undefined="warn", **_):
     return _core.per_user_finish("AWRF", state, on_undefined, "users whose list holds no item with a group")
 
 
-KERNELS["AWRF"] = Kernel("per_user", _item_group_context, _awrf_partial, _awrf_finish,
+KERNELS["AWRF"] = Kernel("per_user", _item_group_context, _mean_partial(_awrf_values), _awrf_finish,
                          {"unlabelled": "skip", "target": "catalogue", "log_base": 2.0, "examination": "dcg", "gamma": 0.8},
                          cost="O(mkN)", state="a weighted sum and 2 weights")
 
@@ -1380,8 +1383,7 @@ def _c_kl_context(run, **_):
     return {"genres": genre_distributions(run.item_features)}
 
 
-def _c_kl_partial(run, *, weights=None, context, alpha=0.01, examination="uniform", **options):
-    w = _core.user_weights(run, weights)
+def _c_kl_values(run, *, context, alpha=0.01, examination="uniform", **_):
     alpha = check_real(alpha, "alpha", low=0.0, high=1.0)
     dist = context["genres"]
     has = dist.sum(axis=1) > 0
@@ -1402,14 +1404,14 @@ def _c_kl_partial(run, *, weights=None, context, alpha=0.01, examination="unifor
     p = p[ok] / n_p[ok, None]
     q = np.divide(q[ok], n_q[ok, None], out=np.zeros_like(q[ok]), where=n_q[ok, None] > 0)
     values[ok] = _core.kl(p, (1 - alpha) * q + alpha * p)
-    return _core.per_user_state(values, w)
+    return values
 
 
 def _c_kl_finish(state, *, on_undefined="warn", **_):
     return _core.per_user_finish("C_KL", state, on_undefined, "users without a history item with a genre")
 
 
-KERNELS["C_KL"] = Kernel("per_user", _c_kl_context, _c_kl_partial, _c_kl_finish,
+KERNELS["C_KL"] = Kernel("per_user", _c_kl_context, _mean_partial(_c_kl_values), _c_kl_finish,
                          {"alpha": 0.01, "examination": "uniform"}, cost="O(mkd + |H|d)",
                          state="a weighted sum and 2 weights")
 

@@ -154,6 +154,20 @@ def _compute(key):
     return compute
 
 
+def _per_user(key):
+    """Per-user values of a mean-over-users measure (``rf.evaluate_per_user``), None for the others."""
+    kernel = _m.KERNELS[key]
+    values = getattr(kernel.partial, "values", None)
+    if values is None:
+        return None
+
+    def per_user(run, **options):
+        opts = {**kernel.options, **options}
+        return values(run, context=kernel.context(run, **opts), **opts)
+
+    return per_user
+
+
 def _record(key) -> MeasureSpec:
     func, label, description, higher, rng, needs, chapter, reference, undefined_cases = _TABLE[key]
     kernel = _m.KERNELS[key]
@@ -162,7 +176,7 @@ def _record(key) -> MeasureSpec:
         version="single", higher_is_better=higher, range=rng, needs=needs, compute=_compute(key), func=func,
         description=description, reference=reference, undefined=undefined_cases,
         options=dict(kernel.options),
-        achievable=_bounds.ACHIEVABLE.get(key), exhaustive=_bounds.EXHAUSTIVE.get(key), chapter=chapter,
+        per_user=_per_user(key), achievable=_bounds.ACHIEVABLE.get(key), exhaustive=_bounds.EXHAUSTIVE.get(key), chapter=chapter,
         computation=(Computation(kind="run", cost=kernel.cost, state=kernel.state) if kernel.kind == "run" else
                      Computation(kind=kernel.kind, partial=kernel.partial, finish=kernel.finish, merge=kernel.merge,
                                  context=kernel.context, cost=kernel.cost, state=kernel.state)),
