@@ -240,7 +240,8 @@ def _run(idx=None, weights=False):
 
 
 def _add(a, b):
-    return {key: a[key] + b[key] for key in a}
+    """The default merge: matching entries added, ``_``-named facts of the run carried."""
+    return {key: a[key] if key.startswith("_") else a[key] + b[key] for key in a}
 
 
 @pytest.mark.parametrize("key", sorted(k for k in KERNELS if KERNELS[k].kind != "run"))

@@ -6,7 +6,8 @@ shape its registry record declares (:class:`recfair.spec.Computation`):
 * ``context(run, **options)``: the whole-run facts a block of users needs (item popularity and
   the head/tail split from every user's history, the item groups, the users' groups);
 * ``partial(run, *, weights=None, context, **options)``: sums over the users of one block, one
-  non-negative weight per user (``None``: all 1), that add up exactly across blocks;
+  non-negative weight per user (``None``: all 1), that add up exactly across blocks (entries whose
+  name starts with ``_`` are facts of the run, carried, not added);
 * ``finish(state, *, on_undefined, **options)``: the value from the summed state.
 
 The public functions and the records' ``compute`` are ``finish(partial(run, context=context(run)))``.

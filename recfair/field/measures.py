@@ -569,11 +569,11 @@ def _bd_partial(run, *, weights=None, context, **_):
     h = run.history
     hist = table(np.repeat(np.arange(run.n_users), np.diff(h.indptr)), h.indices)
     rec = table(np.repeat(np.arange(run.n_users), run.k), run.top_k.ravel())
-    return {"source": hist, "recommended": rec, "items": _core.group_items(icodes, c)}
+    return {"source": hist, "recommended": rec, "_items": _core.group_items(icodes, c)}
 
 
 def _bd_table(state):
-    src, rec, items = (np.asarray(state[n], float) for n in ("source", "recommended", "items"))
+    src, rec, items = (np.asarray(state[n], float) for n in ("source", "recommended", "_items"))
     prior = items / items.sum()
     with np.errstate(divide="ignore", invalid="ignore"):
         bs = src / src.sum(axis=1, keepdims=True) / prior
@@ -695,8 +695,8 @@ def _item_mad_partial(run, *, weights=None, context, gain="exponential", **_):
     ww = np.broadcast_to(w[:, None], run.top_k.shape).ravel()
     items = run.top_k.ravel()
     return {"gain": np.bincount(items, weights=_gains(run, gain).ravel() * ww, minlength=run.n_items),
-            "count": np.bincount(items, weights=ww, minlength=run.n_items), "codes": context["codes"],
-            "n_groups": context["n_groups"]}
+            "count": np.bincount(items, weights=ww, minlength=run.n_items), "_codes": context["codes"],
+            "_n_groups": context["n_groups"]}
 
 
 def _mad(values):
@@ -706,7 +706,7 @@ def _mad(values):
 
 
 def _item_mad_finish(state, *, on_undefined="warn", **_):
-    codes, n_groups = state["codes"], state["n_groups"]
+    codes, n_groups = state["_codes"], state["_n_groups"]
     count, total = np.asarray(state["count"], float), np.asarray(state["gain"], float)
     if n_groups < 2:
         return undefined("ItemMAD", "fewer than two item groups", on_undefined)
@@ -721,14 +721,8 @@ def _item_mad_finish(state, *, on_undefined="warn", **_):
     return _mad(sums / sizes)
 
 
-def _merge_item_mad(a, b):
-    """Add the per-item sums; the item groups are the same in every block."""
-    return {**a, "gain": a["gain"] + b["gain"], "count": a["count"] + b["count"]}
-
-
 KERNELS["ItemMAD"] = Kernel("item_sums", _item_group_context, _item_mad_partial, _item_mad_finish,
-                            {"unlabelled": "skip", "gain": "exponential"}, state="2 sums per item",
-                            merge=_merge_item_mad)
+                            {"unlabelled": "skip", "gain": "exponential"}, state="2 sums per item")
 
 
 @_fill
@@ -936,11 +930,11 @@ def _exposure_partial(run, *, weights=None, context, examination="dcg", gamma=0.
     keep = rec >= 0
     exposure = (w[:, None] * pos[None, :])
     return {"exposure": np.bincount(rec[keep], weights=exposure[keep], minlength=g),
-            "items": _core.group_items(codes, g)}
+            "_items": _core.group_items(codes, g)}
 
 
 def _exp_ratio_finish(state, *, on_undefined="warn", **_):
-    exposure, items = np.asarray(state["exposure"], float), np.asarray(state["items"], float)
+    exposure, items = np.asarray(state["exposure"], float), np.asarray(state["_items"], float)
     if exposure.size < 2:
         return undefined("ExpRatio", "fewer than two item groups", on_undefined)
     mean = exposure / items
