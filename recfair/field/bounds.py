@@ -22,6 +22,17 @@ AWRF              exact search over the group sequences of a list (``group_sizes
                   catalogue's shares a list of one group still scores above 0
 ================  ==========================================================================
 
+Corrected (``_our``) versions. The thesis corrects a measure by min-max normalising it over its
+achievable range when the published definition cannot reach its nominal ends. Among Part VI's
+measures this applies to NDKL (its achievable minimum is positive whenever there are two groups)
+and AWRF (against the catalogue's shares a list cannot score below the one-group value). recfair
+ships no ``NDKL_our``/``AWRF_our`` yet, deliberately: their achievable ends computed here assume
+that every user may be shown every item, and with history exclusions the ends move per user, so
+a normalisation by these closed forms would be exact only for history-free runs. The popularity
+measures (APLT, ACLT, ARP) and RSP reach their ends in closed form and need no correction; their
+limitation is another one (a uniformly random recommender scores well, see
+:mod:`recfair.field.generators`), which no rescaling fixes.
+
 >>> achievable_aplt(10, 100, 10, n_tail=80)
 Bounds(most_unfair=0.0, most_fair=1.0)
 >>> b = achievable_ndkl(5, 10, 4, group_sizes=(5, 5))
@@ -196,12 +207,12 @@ def achievable_awrf(m, n, k, *, group_sizes, log_base=2.0, max_sequences: int = 
 RANKED = frozenset({"NDKL", "ExpRatio", "MMF", "AWRF", "EE-L", "EE-D", "EE-R", "UGF", "UserMAD", "C_KL"})
 
 
-def exhaustive(key: str, m, n, k, *, max_configurations: int = 200_000, **inputs) -> Extremes:
+def exhaustive(measure: str, m, n, k, *, max_configurations: int = 200_000, **inputs) -> Extremes:
     """Exact smallest and largest value of a Part VI measure over every recommendation at tiny sizes.
 
     Parameters
     ----------
-    key : str
+    measure : str
         A Part VI registry name.
     m, n, k : int
         Users, items, list length.
@@ -224,6 +235,7 @@ def exhaustive(key: str, m, n, k, *, max_configurations: int = 200_000, **inputs
     from ..run import Run
     from .measures import KERNELS, _evaluate
 
+    key = measure
     if key not in KERNELS:
         raise ValueError(f"{key} is not a Part VI measure ({', '.join(KERNELS)}).")
     m, n, k = _sizes(m, n, k)

@@ -95,7 +95,11 @@ _fill = doc_filler(_DOCS)
 
 @dataclass(frozen=True)
 class Kernel:
-    """How one Part VI measure is computed: its computation kind, context, partial, finish and options."""
+    """How one Part VI measure is computed: its computation kind, context, partial, finish and options.
+
+    >>> KERNELS["APLT"].kind, KERNELS["RSP"].options
+    ('per_user', {'unlabelled': 'skip', 'denominator': 'unseen'})
+    """
 
     kind: str
     context: Callable
@@ -136,22 +140,29 @@ def _popularity_context(run, *, popularity="users", min_popularity=0, head_share
     return {"popularity": pop, "codes": codes, "n_groups": 2}
 
 
-def _arp_partial(run, *, weights=None, context, normalize=False, **_):
-    w = _core.user_weights(run, weights)
+def _arp_values(run, *, context, normalize=False, **_):
     pop = context["popularity"]
     if normalize:
         if run.history is None:
             raise ValueError("normalize=True divides by the number of users in history=: pass history.")
         pop = pop / run.history.shape[0]
-    return _core.per_user_state(pop[run.top_k].mean(axis=1), w)
+    return pop[run.top_k].mean(axis=1)
 
 
-def _tail_partial(share: bool):
-    def partial(run, *, weights=None, context, **_):
-        w = _core.user_weights(run, weights)
+def _tail_values(share: bool):
+    def values(run, *, context, **_):
         in_tail = (context["codes"][run.top_k] == TAIL).sum(axis=1).astype(np.float64)
-        return _core.per_user_state(in_tail / run.k if share else in_tail, w)
+        return in_tail / run.k if share else in_tail
 
+    return values
+
+
+def _mean_partial(values):
+    """The partial of a mean over users: the block's weighted sum of ``values(run, context=...)``."""
+    def partial(run, *, weights=None, context, **options):
+        return _core.per_user_state(values(run, context=context, **options), _core.user_weights(run, weights))
+
+    partial.values = values
     return partial
 
 
@@ -163,12 +174,12 @@ def _finisher(key):
 
 
 _POP = dict(POPULARITY_OPTIONS)
-KERNELS["ARP"] = Kernel("per_user", _popularity_context, _arp_partial, _finisher("ARP"),
+KERNELS["ARP"] = Kernel("per_user", _popularity_context, _mean_partial(_arp_values), _finisher("ARP"),
                         {"popularity": "users", "min_popularity": 0, "normalize": False},
                         state="a weighted sum and 2 weights")
-KERNELS["APLT"] = Kernel("per_user", _popularity_context, _tail_partial(True), _finisher("APLT"), dict(_POP),
+KERNELS["APLT"] = Kernel("per_user", _popularity_context, _mean_partial(_tail_values(True)), _finisher("APLT"), dict(_POP),
                          state="a weighted sum and 2 weights")
-KERNELS["ACLT"] = Kernel("per_user", _popularity_context, _tail_partial(False), _finisher("ACLT"), dict(_POP),
+KERNELS["ACLT"] = Kernel("per_user", _popularity_context, _mean_partial(_tail_values(False)), _finisher("ACLT"), dict(_POP),
                          state="a weighted sum and 2 weights")
 
 
@@ -193,7 +204,7 @@ def arp(top_k, *, n_items, history=None, k=None, popularity="users", min_popular
     Returns
     -------
     float
-        In :math:`[0, \max_i \phi(i)]`; never undefined.
+        Range :math:`[0, \max_i \phi(i)]`; never undefined.
 
     Examples
     --------
@@ -227,7 +238,7 @@ def aplt(top_k, *, n_items, history=None, k=None, popularity="users", min_popula
     Returns
     -------
     float
-        In [0, 1]; never undefined (the head needs some popularity: an empty history is an error).
+        Range [0, 1]; never undefined (the head needs some popularity: an empty history is an error).
 
     Examples
     --------
@@ -261,7 +272,7 @@ def aclt(top_k, *, n_items, history=None, k=None, popularity="users", min_popula
     Returns
     -------
     float
-        In [0, k]; never undefined.
+        Range [0, k]; never undefined.
 
     Examples
     --------
@@ -385,7 +396,7 @@ def pop_rsp(top_k, *, n_items, history=None, k=None, popularity="users", min_pop
     Returns
     -------
     float
-        In :math:`[0, 1]` for two groups; undefined when a group has no candidate item.
+        Range :math:`[0, 1]` for two groups; undefined when a group has no candidate item.
 
     Examples
     --------
@@ -424,7 +435,7 @@ def pop_reo(top_k, relevant, *, n_items, history=None, k=None, popularity="users
     Returns
     -------
     float
-        In [0, 1] for two groups; undefined when the head or the tail holds no relevant item.
+        Range [0, 1] for two groups; undefined when the head or the tail holds no relevant item.
 
     Examples
     --------
@@ -457,7 +468,7 @@ def rsp(top_k, *, n_items, item_groups, history=None, k=None, unlabelled="skip",
     Returns
     -------
     float
-        Undefined with fewer than two groups or when no item is recommended.
+        Range :math:`[0, \sqrt{N-1}]`; undefined with fewer than two groups or when no item is recommended.
 
     Examples
     --------
@@ -488,7 +499,7 @@ def reo(top_k, relevant, *, n_items, item_groups, history=None, k=None, unlabell
     Returns
     -------
     float
-        Undefined when a group has no relevant item (whatever is recommended).
+        Range :math:`[0, \sqrt{N-1}]`; undefined when a group has no relevant item (whatever is recommended).
 
     Examples
     --------
@@ -503,24 +514,42 @@ def reo(top_k, relevant, *, n_items, item_groups, history=None, k=None, unlabell
 
 # ============================================================================ bias disparity, MAD
 
-def _user_groups(run, groups, *, need: str):
+def _user_labels(run, need: str):
+    """Each user's group label (the intersection of its ``user_attributes``) and the sorted distinct labels."""
+    import pandas as pd
+
     from ..groups import encode_groups
 
-    if groups is None:
-        if run.user_attributes is None:
-            raise ValueError(f"{need} compares user groups: pass groups= (one label per user) or user_attributes=.")
-        groups = run.user_attributes
-        import pandas as pd
-
-        if not isinstance(groups, pd.DataFrame):
-            groups = pd.DataFrame(groups)
-    return encode_groups(groups, run.n_users)
+    if run.user_attributes is None:
+        raise ValueError(f"{need} compares user groups: pass groups= (one label per user) or user_attributes=.")
+    frame = run.user_attributes if isinstance(run.user_attributes, pd.DataFrame) else pd.DataFrame(run.user_attributes)
+    codes, labels = encode_groups(frame, n_users=run.n_users)
+    per_user = [labels[c] for c in codes]
+    return per_user, sorted(set(per_user), key=repr)
 
 
-def _bd_context(run, *, groups=None, **_):
+def _block_user_codes(run, context, need):
+    """A block's users' group codes in the whole run's numbering (``context["user_labels"]``)."""
+    per_user, _ = _user_labels(run, need)
+    index = {label: j for j, label in enumerate(context["user_labels"])}
+    missing = [label for label in per_user if label not in index]
+    if missing:
+        raise ValueError(f"{need}: user group {missing[0]!r} is not among the run's groups.")
+    return np.array([index[label] for label in per_user], dtype=np.int64)
+
+
+def _as_attributes(groups):
+    """``groups=`` of the public functions as the run's ``user_attributes`` (one labelled column, or the frame)."""
+    import pandas as pd
+
+    if groups is None or isinstance(groups, pd.DataFrame):
+        return groups
+    return pd.DataFrame({"group": list(groups)})
+
+
+def _bd_context(run, **_):
     ctx = _item_group_context(run)
-    codes, labels = _user_groups(run, groups, need="BD")
-    return {**ctx, "user_codes": codes, "user_labels": labels}
+    return {**ctx, "user_labels": _user_labels(run, "BD")[1]}
 
 
 def _bd_partial(run, *, weights=None, context, **_):
@@ -528,7 +557,7 @@ def _bd_partial(run, *, weights=None, context, **_):
         raise ValueError("BD needs history= (the source's bias BS comes from the training items).")
     w = _core.user_weights(run, weights)
     g, c = len(context["user_labels"]), context["n_groups"]
-    ucodes, icodes = context["user_codes"], context["codes"]
+    ucodes, icodes = _block_user_codes(run, context, "BD"), context["codes"]
 
     def table(users, items):
         cat = icodes[items]
@@ -540,11 +569,11 @@ def _bd_partial(run, *, weights=None, context, **_):
     h = run.history
     hist = table(np.repeat(np.arange(run.n_users), np.diff(h.indptr)), h.indices)
     rec = table(np.repeat(np.arange(run.n_users), run.k), run.top_k.ravel())
-    return {"source": hist, "recommended": rec, "items": _core.group_items(icodes, c)}
+    return {"source": hist, "recommended": rec, "_items": _core.group_items(icodes, c)}
 
 
 def _bd_table(state):
-    src, rec, items = (np.asarray(state[n], float) for n in ("source", "recommended", "items"))
+    src, rec, items = (np.asarray(state[n], float) for n in ("source", "recommended", "_items"))
     prior = items / items.sum()
     with np.errstate(divide="ignore", invalid="ignore"):
         bs = src / src.sum(axis=1, keepdims=True) / prior
@@ -563,7 +592,7 @@ def _bd_finish(state, *, on_undefined="warn", **_):
     return float(np.abs(bdv[defined]).mean())
 
 
-KERNELS["BD"] = Kernel("item_sums", _bd_context, _bd_partial, _bd_finish, {"groups": None},
+KERNELS["BD"] = Kernel("item_sums", _bd_context, _bd_partial, _bd_finish, {},
                        cost="O(mk + |H|)", state="2 (user groups × item groups) tables of counts")
 
 
@@ -604,8 +633,8 @@ def bias_disparity(top_k, history, *, n_items, item_groups, groups, k=None):
     """
     import pandas as pd
 
-    run = Run(top_k, n_items, k=k, history=history, item_groups=item_groups)
-    context = _bd_context(run, groups=groups)
+    run = Run(top_k, n_items, k=k, history=history, item_groups=item_groups, user_attributes=_as_attributes(groups))
+    context = _bd_context(run)
     with np.errstate(divide="ignore", invalid="ignore"):
         bs, br, bdv = _bd_table(_bd_partial(run, context=context))
     index = pd.MultiIndex.from_product([context["user_labels"], context["labels"]], names=["user group", "item group"])
@@ -639,15 +668,15 @@ def bd(top_k, history, *, n_items, item_groups, groups, k=None, on_undefined="wa
     Returns
     -------
     float
-        In :math:`[0, \infty)`; undefined when no cell has BS > 0 or a group's lists hold no item with a group.
+        Range :math:`[0, \infty)`; undefined when no cell has BS > 0 or a group's lists hold no item with a group.
 
     Examples
     --------
     >>> bd([[0], [2]], [[1], [3]], n_items=4, item_groups=["a", "a", "b", "b"], groups=["x", "x"])
     0.0
     """
-    run = Run(top_k, n_items, k=k, history=history, item_groups=item_groups)
-    return _evaluate("BD", run, on_undefined, groups=groups)
+    run = Run(top_k, n_items, k=k, history=history, item_groups=item_groups, user_attributes=_as_attributes(groups))
+    return _evaluate("BD", run, on_undefined)
 
 
 def _gains(run, gain):
@@ -666,8 +695,8 @@ def _item_mad_partial(run, *, weights=None, context, gain="exponential", **_):
     ww = np.broadcast_to(w[:, None], run.top_k.shape).ravel()
     items = run.top_k.ravel()
     return {"gain": np.bincount(items, weights=_gains(run, gain).ravel() * ww, minlength=run.n_items),
-            "count": np.bincount(items, weights=ww, minlength=run.n_items), "codes": context["codes"],
-            "n_groups": context["n_groups"]}
+            "count": np.bincount(items, weights=ww, minlength=run.n_items), "_codes": context["codes"],
+            "_n_groups": context["n_groups"]}
 
 
 def _mad(values):
@@ -677,7 +706,7 @@ def _mad(values):
 
 
 def _item_mad_finish(state, *, on_undefined="warn", **_):
-    codes, n_groups = state["codes"], state["n_groups"]
+    codes, n_groups = state["_codes"], state["_n_groups"]
     count, total = np.asarray(state["count"], float), np.asarray(state["gain"], float)
     if n_groups < 2:
         return undefined("ItemMAD", "fewer than two item groups", on_undefined)
@@ -692,14 +721,8 @@ def _item_mad_finish(state, *, on_undefined="warn", **_):
     return _mad(sums / sizes)
 
 
-def _merge_item_mad(a, b):
-    """Add the per-item sums; the item groups are the same in every block."""
-    return {**a, "gain": a["gain"] + b["gain"], "count": a["count"] + b["count"]}
-
-
 KERNELS["ItemMAD"] = Kernel("item_sums", _item_group_context, _item_mad_partial, _item_mad_finish,
-                            {"unlabelled": "skip", "gain": "exponential"}, state="2 sums per item",
-                            merge=_merge_item_mad)
+                            {"unlabelled": "skip", "gain": "exponential"}, state="2 sums per item")
 
 
 @_fill
@@ -732,7 +755,7 @@ def item_mad(top_k, relevant, *, n_items, item_groups, k=None, unlabelled="skip"
     Returns
     -------
     float
-        Undefined when a group has no recommended item.
+        Range :math:`[0, \max \mathrm{gain}]`; undefined when a group has no recommended item.
 
     Examples
     --------
@@ -748,21 +771,22 @@ def item_mad(top_k, relevant, *, n_items, item_groups, k=None, unlabelled="skip"
 def _effectiveness(run, base):
     from ..relevance import per_user_effectiveness
 
-    return per_user_effectiveness(run, base)
+    return per_user_effectiveness(run, base=base)
 
 
 def _group_sums_partial(run, *, weights=None, context, base="NDCG", **_):
     w = _core.user_weights(run, weights)
     eff = _effectiveness(run, base)
-    codes, g = context["user_codes"], context["n_user_groups"]
+    codes = context["user_codes"] if "user_codes" in context else _block_user_codes(run, context, "UserMAD")
+    g = context["n_user_groups"]
     nan = np.isnan(eff)
     return {"sum": np.bincount(codes[~nan], weights=(w * np.nan_to_num(eff))[~nan], minlength=g),
             "count": np.bincount(codes[~nan], weights=w[~nan], minlength=g), "undefined": float(w[nan].sum())}
 
 
-def _user_mad_context(run, *, groups=None, **_):
-    codes, labels = _user_groups(run, groups, need="UserMAD")
-    return {"user_codes": codes, "n_user_groups": len(labels)}
+def _user_mad_context(run, **_):
+    labels = _user_labels(run, "UserMAD")[1]
+    return {"user_labels": labels, "n_user_groups": len(labels)}
 
 
 def _user_mad_finish(state, *, on_undefined="warn", base="NDCG", **_):
@@ -776,7 +800,7 @@ def _user_mad_finish(state, *, on_undefined="warn", base="NDCG", **_):
 
 
 KERNELS["UserMAD"] = Kernel("item_sums", _user_mad_context, _group_sums_partial, _user_mad_finish,
-                            {"groups": None, "base": "NDCG"}, state="2 sums per user group")
+                            {"base": "NDCG"}, state="2 sums per user group")
 
 
 @_fill
@@ -802,15 +826,15 @@ def user_mad(top_k, relevant, *, n_items, groups, k=None, base="NDCG", on_undefi
     Returns
     -------
     float
-        In [0, 1]; undefined with one group or a user without a relevant item.
+        Range [0, 1]; undefined with one group or a user without a relevant item.
 
     Examples
     --------
     >>> user_mad([[0, 1], [2, 3]], [[0], [0]], n_items=4, groups=["f", "m"])
     1.0
     """
-    run = Run(top_k, n_items, k=k, relevant=relevant)
-    return _evaluate("UserMAD", run, on_undefined, groups=groups, base=base)
+    run = Run(top_k, n_items, k=k, relevant=relevant, user_attributes=_as_attributes(groups))
+    return _evaluate("UserMAD", run, on_undefined, base=base)
 
 
 # ============================================================================ NDKL, exposure, AWRF, MMF
@@ -837,19 +861,17 @@ def _ndkl_context(run, **options):
     return ctx
 
 
-def _ndkl_partial(run, *, weights=None, context, target="catalogue", epsilon=0.0, **_):
-    w = _core.user_weights(run, weights)
+def _ndkl_values(run, *, context, target="catalogue", epsilon=0.0, **_):
     eps = check_real(epsilon, "epsilon", low=0.0)
     p_star = _target(context, target)
     g = context["n_groups"]
     onehot = np.eye(g)[context["codes"][run.top_k]]                              # (m, k, g)
     prefix = onehot.cumsum(axis=1) / np.arange(1, run.k + 1)[None, :, None]      # D_{u,i}
     disc = _core.dcg_weights(run.k)
-    values = (_core.kl(prefix, p_star[None, None, :], epsilon=eps) * disc).sum(axis=1) / disc.sum()
-    return _core.per_user_state(values, w)
+    return (_core.kl(prefix, p_star[None, None, :], epsilon=eps) * disc).sum(axis=1) / disc.sum()
 
 
-KERNELS["NDKL"] = Kernel("per_user", _ndkl_context, _ndkl_partial, _finisher("NDKL"),
+KERNELS["NDKL"] = Kernel("per_user", _ndkl_context, _mean_partial(_ndkl_values), _finisher("NDKL"),
                          {"target": "catalogue", "epsilon": 0.0}, cost="O(mkN)", state="a weighted sum and 2 weights")
 
 
@@ -881,7 +903,7 @@ def ndkl(top_k, *, n_items, item_groups, k=None, target="catalogue", epsilon=0.0
     Returns
     -------
     float
-        In :math:`[0, \ln(1/\min_g p^*_g)]`; never undefined.
+        Range :math:`[0, \ln(1/\min_g p^*_g)]`; never undefined.
 
     Examples
     --------
@@ -894,25 +916,25 @@ def ndkl(top_k, *, n_items, item_groups, k=None, target="catalogue", epsilon=0.0
     return _evaluate("NDKL", run, on_undefined, target=target, epsilon=epsilon)
 
 
-def _examination_weights(run, examination):
+def _examination_weights(run, examination, gamma=0.8):
     from ..examination import weights as _weights
 
-    return _weights(examination, run.k)
+    return _weights(examination, run.k, **({"gamma": gamma} if examination == "rbp" else {}))
 
 
-def _exposure_partial(run, *, weights=None, context, examination="dcg", **_):
+def _exposure_partial(run, *, weights=None, context, examination="dcg", gamma=0.8, **_):
     w = _core.user_weights(run, weights)
-    pos = _examination_weights(run, examination)
+    pos = _examination_weights(run, examination, gamma)
     codes, g = context["codes"], context["n_groups"]
     rec = codes[run.top_k]
     keep = rec >= 0
     exposure = (w[:, None] * pos[None, :])
     return {"exposure": np.bincount(rec[keep], weights=exposure[keep], minlength=g),
-            "items": _core.group_items(codes, g)}
+            "_items": _core.group_items(codes, g)}
 
 
 def _exp_ratio_finish(state, *, on_undefined="warn", **_):
-    exposure, items = np.asarray(state["exposure"], float), np.asarray(state["items"], float)
+    exposure, items = np.asarray(state["exposure"], float), np.asarray(state["_items"], float)
     if exposure.size < 2:
         return undefined("ExpRatio", "fewer than two item groups", on_undefined)
     mean = exposure / items
@@ -933,13 +955,14 @@ def _mmf_finish(state, *, on_undefined="warn", ratio=0.5, **_):
 
 
 KERNELS["ExpRatio"] = Kernel("item_sums", _item_group_context, _exposure_partial, _exp_ratio_finish,
-                             {"unlabelled": "skip", "examination": "dcg"}, state="2 sums per item group")
+                             {"unlabelled": "skip", "examination": "dcg", "gamma": 0.8}, state="2 sums per item group")
 KERNELS["MMF"] = Kernel("item_sums", _item_group_context, _exposure_partial, _mmf_finish,
-                        {"unlabelled": "skip", "examination": "dcg", "ratio": 0.5}, state="2 sums per item group")
+                        {"unlabelled": "skip", "examination": "dcg", "gamma": 0.8, "ratio": 0.5},
+                        state="2 sums per item group")
 
 
 @_fill
-def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg",
+def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg", gamma=0.8,
                    on_undefined="warn") -> float:
     r"""Demographic parity of exposure between item groups (Singh & Joachims 2018), as a ratio: higher is fairer, 1 is parity.
 
@@ -958,12 +981,15 @@ def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", ex
     <<unlabelled>>
     examination : {"dcg", "uniform", "rbp", "inverse"}, default="dcg"
         Position weights (:mod:`recfair.examination`); Singh & Joachims use DCG's.
+    gamma : float in (0, 1), default=0.8
+        The patience of ``examination="rbp"`` (weights :math:`\gamma^{j-1}`; FairRankTune's
+        attention with first-item share :math:`p` is ``gamma = 1 - p``).
     <<on_undefined>>
 
     Returns
     -------
     float
-        In [0, 1].
+        Range [0, 1].
 
     Examples
     --------
@@ -971,11 +997,11 @@ def exposure_ratio(top_k, *, n_items, item_groups, k=None, unlabelled="skip", ex
     1.0
     """
     run = Run(top_k, n_items, k=k, item_groups=item_groups)
-    return _evaluate("ExpRatio", run, on_undefined, unlabelled=unlabelled, examination=examination)
+    return _evaluate("ExpRatio", run, on_undefined, unlabelled=unlabelled, examination=examination, gamma=gamma)
 
 
 @_fill
-def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg", ratio=0.5,
+def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", examination="dcg", gamma=0.8, ratio=0.5,
                  on_undefined="warn") -> float:
     r"""Max-min fairness of providers (FairDiverse's ``MMF``): the worst-off groups' share of all exposure; higher is fairer.
 
@@ -995,6 +1021,9 @@ def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", exam
     <<unlabelled>>
     examination : {"dcg", "uniform", "rbp", "inverse"}, default="dcg"
         Position weights.
+    gamma : float in (0, 1), default=0.8
+        The patience of ``examination="rbp"`` (weights :math:`\gamma^{j-1}`; FairRankTune's
+        attention with first-item share :math:`p` is ``gamma = 1 - p``).
     ratio : float in (0, 1], default=0.5
         The share of groups counted as worst off.
     <<on_undefined>>
@@ -1002,7 +1031,7 @@ def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", exam
     Returns
     -------
     float
-        In :math:`[0, \lfloor \rho N \rfloor / N]` (the upper end when every group gets the same exposure).
+        Range :math:`[0, \lfloor \rho N \rfloor / N]` (the upper end when every group gets the same exposure).
 
     Examples
     --------
@@ -1010,13 +1039,13 @@ def provider_mmf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", exam
     0.5
     """
     run = Run(top_k, n_items, k=k, item_groups=item_groups)
-    return _evaluate("MMF", run, on_undefined, unlabelled=unlabelled, examination=examination, ratio=ratio)
+    return _evaluate("MMF", run, on_undefined, unlabelled=unlabelled, examination=examination, gamma=gamma,
+                     ratio=ratio)
 
 
-def _awrf_partial(run, *, weights=None, context, target="catalogue", log_base=2.0, examination="dcg", **_):
-    w = _core.user_weights(run, weights)
+def _awrf_values(run, *, context, target="catalogue", log_base=2.0, examination="dcg", gamma=0.8, **_):
     p_star = _target(context, target)
-    pos = _examination_weights(run, examination)
+    pos = _examination_weights(run, examination, gamma)
     codes, g = context["codes"], context["n_groups"]
     rec = codes[run.top_k]
     attention = np.zeros((run.n_users, g))
@@ -1027,21 +1056,21 @@ def _awrf_partial(run, *, weights=None, context, target="catalogue", log_base=2.
     values = np.full(run.n_users, np.nan)
     ok = total > 0
     values[ok] = 1.0 - _core.jsd(attention[ok] / total[ok, None], p_star[None, :], base=log_base)
-    return _core.per_user_state(values, w)
+    return values
 
 
 def _awrf_finish(state, *, on_undefined="warn", **_):
     return _core.per_user_finish("AWRF", state, on_undefined, "users whose list holds no item with a group")
 
 
-KERNELS["AWRF"] = Kernel("per_user", _item_group_context, _awrf_partial, _awrf_finish,
-                         {"unlabelled": "skip", "target": "catalogue", "log_base": 2.0, "examination": "dcg"},
+KERNELS["AWRF"] = Kernel("per_user", _item_group_context, _mean_partial(_awrf_values), _awrf_finish,
+                         {"unlabelled": "skip", "target": "catalogue", "log_base": 2.0, "examination": "dcg", "gamma": 0.8},
                          cost="O(mkN)", state="a weighted sum and 2 weights")
 
 
 @_fill
 def awrf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", target="catalogue", log_base=2.0,
-         examination="dcg", on_undefined="warn") -> float:
+         examination="dcg", gamma=0.8, on_undefined="warn") -> float:
     r"""Attention-weighted rank fairness (TREC Fair Ranking 2022): higher is fairer, 1 when each list's attention matches the target.
 
     .. math::
@@ -1065,12 +1094,15 @@ def awrf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", target="cata
         :math:`1 - \ln 2 \approx 0.307`.
     examination : {"dcg", "uniform", "rbp", "inverse"}, default="dcg"
         The attention of each position.
+    gamma : float in (0, 1), default=0.8
+        The patience of ``examination="rbp"`` (weights :math:`\gamma^{j-1}`; FairRankTune's
+        attention with first-item share :math:`p` is ``gamma = 1 - p``).
     <<on_undefined>>
 
     Returns
     -------
     float
-        In [0, 1] with ``log_base=2``; undefined when some list holds no item with a group.
+        Range [0, 1] with ``log_base=2``; undefined when some list holds no item with a group.
 
     Examples
     --------
@@ -1081,7 +1113,7 @@ def awrf(top_k, *, n_items, item_groups, k=None, unlabelled="skip", target="cata
     """
     run = Run(top_k, n_items, k=k, item_groups=item_groups)
     return _evaluate("AWRF", run, on_undefined, unlabelled=unlabelled, target=target, log_base=log_base,
-                     examination=examination)
+                     examination=examination, gamma=gamma)
 
 
 # ============================================================================ expected exposure of groups
@@ -1174,6 +1206,7 @@ _EE_DOC = r"""
     Returns
     -------
     float
+        Range :math:`[0, \infty)`; never undefined.
 """
 
 
@@ -1258,7 +1291,7 @@ def _ugf_context(run, *, groups=None, active_share=0.05, **_):
     if groups is not None:
         from ..groups import encode_groups
 
-        codes, labels = encode_groups(groups, run.n_users)
+        codes, labels = encode_groups(groups, n_users=run.n_users)
         if len(labels) != 2:
             raise ValueError(f"UGF compares two user groups; groups= has {len(labels)} ({labels!r}).")
         return {"user_codes": codes, "n_user_groups": 2}
@@ -1278,8 +1311,9 @@ def _ugf_finish(state, *, on_undefined="warn", base="NDCG", **_):
     return float(abs(means[1] - means[0]))
 
 
-KERNELS["UGF"] = Kernel("item_sums", _ugf_context, _group_sums_partial, _ugf_finish,
-                        {"groups": None, "active_share": 0.05, "base": "NDCG"}, state="2 sums per user group (2)")
+# the activity split ranks every user of the run (ties by the user's index): a whole-run computation
+KERNELS["UGF"] = Kernel("run", _ugf_context, _group_sums_partial, _ugf_finish,
+                        {"groups": None, "active_share": 0.05, "base": "NDCG"}, state="the whole run")
 
 
 @_fill
@@ -1312,7 +1346,7 @@ def ugf(top_k, relevant, *, n_items, history=None, groups=None, k=None, active_s
     Returns
     -------
     float
-        In [0, 1] (for effectiveness in [0, 1]); undefined when a user has no relevant item.
+        Range [0, 1] (for effectiveness in [0, 1]); undefined when a user has no relevant item.
 
     Examples
     --------
@@ -1343,8 +1377,7 @@ def _c_kl_context(run, **_):
     return {"genres": genre_distributions(run.item_features)}
 
 
-def _c_kl_partial(run, *, weights=None, context, alpha=0.01, examination="uniform", **options):
-    w = _core.user_weights(run, weights)
+def _c_kl_values(run, *, context, alpha=0.01, examination="uniform", **_):
     alpha = check_real(alpha, "alpha", low=0.0, high=1.0)
     dist = context["genres"]
     has = dist.sum(axis=1) > 0
@@ -1365,14 +1398,14 @@ def _c_kl_partial(run, *, weights=None, context, alpha=0.01, examination="unifor
     p = p[ok] / n_p[ok, None]
     q = np.divide(q[ok], n_q[ok, None], out=np.zeros_like(q[ok]), where=n_q[ok, None] > 0)
     values[ok] = _core.kl(p, (1 - alpha) * q + alpha * p)
-    return _core.per_user_state(values, w)
+    return values
 
 
 def _c_kl_finish(state, *, on_undefined="warn", **_):
     return _core.per_user_finish("C_KL", state, on_undefined, "users without a history item with a genre")
 
 
-KERNELS["C_KL"] = Kernel("per_user", _c_kl_context, _c_kl_partial, _c_kl_finish,
+KERNELS["C_KL"] = Kernel("per_user", _c_kl_context, _mean_partial(_c_kl_values), _c_kl_finish,
                          {"alpha": 0.01, "examination": "uniform"}, cost="O(mkd + |H|d)",
                          state="a weighted sum and 2 weights")
 
@@ -1412,7 +1445,7 @@ def c_kl(top_k, history, *, n_items, item_features, k=None, alpha=0.01, examinat
     Returns
     -------
     float
-        In :math:`[0, \ln(1/\alpha)]`; undefined when a user's history has no item with a genre.
+        Range :math:`[0, \ln(1/\alpha)]`; undefined when a user's history has no item with a genre.
 
     Examples
     --------

@@ -28,6 +28,11 @@ _PHI = r"\phi(i) = |\{u : i \in H_u\}|"
 _HEAD = (r"\Phi = \text{the most popular items (ties by index) until } \textstyle\sum_{i \in \Phi} \phi(i) "
          r"\ge 0.8 \sum_i \phi(i)")
 
+_EPS = r"\varepsilon_{u,g} = \sum_{j=1}^{k} \gamma^{j-1} [L_u(j) \in G_g]"
+_EPS_STAR = (r"\varepsilon^*_{u,g} = \sum_{i \in G_g} \Bigl([i \in R_u] \frac{\sum_{j \le \min(|R_u|, k)} "
+             r"\gamma^{j-1}}{|R_u|} + [i \notin R_u \cup H_u] \frac{\sum_{|R_u| < j \le k} \gamma^{j-1}}"
+             r"{n - |R_u| - |H_u|}\Bigr)")
+
 #: The displayed LaTeX of every Part VI measure (each transcribed in ``tests/_reference.py``).
 FORMULAS = {
     "ARP": r"\mathrm{ARP} = \frac{1}{m} \sum_u \frac{1}{k} \sum_{i \in L_u} \phi(i),\quad " + _PHI,
@@ -61,14 +66,11 @@ FORMULAS = {
             r"\ \pi_{i,g} = \frac{F_{i,g}}{\sum_h F_{i,h}}",
     "AWRF": r"\mathrm{AWRF} = \frac{1}{m} \sum_u \bigl(1 - \mathrm{JSD}_2(a_u, p^*)\bigr),"
             r"\ a_{u,g} \propto \sum_{j=1}^{k} \frac{[L_u(j) \in G_g]}{\log_2(j+1)},\ p^*_g = \frac{|G_g|}{n}",
-    "EE-L": r"\text{EE-L} = \frac{1}{m} \sum_u \sum_g (\varepsilon_{u,g} - \varepsilon^*_{u,g})^2,"
-            r"\ \varepsilon_{u,g} = \sum_{j=1}^{k} \gamma^{j-1} [L_u(j) \in G_g]",
-    "EE-D": r"\text{EE-D} = \frac{1}{m} \sum_u \sum_g \varepsilon_{u,g}^2,"
-            r"\ \varepsilon_{u,g} = \sum_{j=1}^{k} \gamma^{j-1} [L_u(j) \in G_g]",
-    "EE-R": r"\text{EE-R} = \frac{2}{m} \sum_u \sum_g \varepsilon_{u,g}\, \varepsilon^*_{u,g},"
-            r"\ \varepsilon^*_{u,g} = \sum_{i \in G_g} \Bigl([i \in R_u] \frac{\sum_{j \le \min(|R_u|, k)} "
-            r"\gamma^{j-1}}{|R_u|} + [i \notin R_u \cup H_u] \frac{\sum_{|R_u| < j \le k} \gamma^{j-1}}"
-            r"{n - |R_u| - |H_u|}\Bigr)",
+    "EE-L": r"\text{EE-L} = \frac{1}{m} \sum_u \sum_g (\varepsilon_{u,g} - \varepsilon^*_{u,g})^2,\ " + _EPS + r",\ "
+            + _EPS_STAR,
+    "EE-D": r"\text{EE-D} = \frac{1}{m} \sum_u \sum_g \varepsilon_{u,g}^2,\ " + _EPS,
+    "EE-R": r"\text{EE-R} = \frac{2}{m} \sum_u \sum_g \varepsilon_{u,g}\, \varepsilon^*_{u,g},\ " + _EPS + r",\ "
+            + _EPS_STAR,
 }
 
 # key: (function, label, description, higher_is_better, range, needs, chapter, reference, undefined)
@@ -152,6 +154,20 @@ def _compute(key):
     return compute
 
 
+def _per_user(key):
+    """Per-user values of a mean-over-users measure (``rf.evaluate_per_user``), None for the others."""
+    kernel = _m.KERNELS[key]
+    values = getattr(kernel.partial, "values", None)
+    if values is None:
+        return None
+
+    def per_user(run, **options):
+        opts = {**kernel.options, **options}
+        return values(run, context=kernel.context(run, **opts), **opts)
+
+    return per_user
+
+
 def _record(key) -> MeasureSpec:
     func, label, description, higher, rng, needs, chapter, reference, undefined_cases = _TABLE[key]
     kernel = _m.KERNELS[key]
@@ -159,10 +175,11 @@ def _record(key) -> MeasureSpec:
         key=key, label=label, symbol=FORMULAS[key].split(" = ")[0], formula=FORMULAS[key], family="field", paper=0,
         version="single", higher_is_better=higher, range=rng, needs=needs, compute=_compute(key), func=func,
         description=description, reference=reference, undefined=undefined_cases,
-        options={o: v for o, v in kernel.options.items() if not (o == "groups" and "user_attributes" in needs)},
-        achievable=_bounds.ACHIEVABLE.get(key), exhaustive=_bounds.EXHAUSTIVE.get(key), chapter=chapter,
-        computation=Computation(kind=kernel.kind, partial=kernel.partial, finish=kernel.finish, merge=kernel.merge,
-                                context=kernel.context, cost=kernel.cost, state=kernel.state),
+        options=dict(kernel.options),
+        per_user=_per_user(key), achievable=_bounds.ACHIEVABLE.get(key), exhaustive=_bounds.EXHAUSTIVE.get(key), chapter=chapter,
+        computation=(Computation(kind="run", cost=kernel.cost, state=kernel.state) if kernel.kind == "run" else
+                     Computation(kind=kernel.kind, partial=kernel.partial, finish=kernel.finish, merge=kernel.merge,
+                                 context=kernel.context, cost=kernel.cost, state=kernel.state)),
     )
 
 

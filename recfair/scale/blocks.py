@@ -32,12 +32,12 @@ import math
 
 import numpy as np
 
-from ._validation import check_on_undefined, check_positive_int, undefined
-from .item_exposure import RankCounts, from_rank_counts
-from .joint import measures as _joint
-from .registry import ALL_MEASURES, REGISTRY, check_needs, get
-from .relevance import mean_from_sum as _relevance_mean
-from .run import Run
+from .._validation import check_on_undefined, check_positive_int, undefined
+from ..item_exposure import RankCounts, from_rank_counts
+from ..joint import measures as _joint
+from ..registry import ALL_MEASURES, REGISTRY, check_needs, get
+from ..relevance import mean_from_sum as _relevance_mean
+from ..run import Run
 
 __all__ = ["Accumulator", "ACCUMULABLE", "NOT_ACCUMULABLE", "costs"]
 
@@ -55,6 +55,9 @@ NOT_ACCUMULABLE = {
        for key in ("PUF", "ME_user", "MME_user", "PEU", "UF")},
     "MME": "its envy compares every pair of items over all users (an n_items x n_items table summed over users)",
     "DPFR": "its Pareto frontier is built from the whole run and the dataset",
+    # Part VI declares its blocks in its records (spec.computation: context, partial, finish) for the engines
+    **{s.key: "its blocks are declared by its record's computation (context, partial, finish), not by the "
+       "Accumulator's own tables" for s in ALL_MEASURES if s.family == "field"},
 }
 
 
@@ -81,11 +84,15 @@ def costs():
     """
     import pandas as pd
 
-    from .registry import PARTS
+    from ..registry import PARTS
 
     rows = {}
     for spec in ALL_MEASURES:
         key = spec.key
+        if spec.family == "field" and spec.computation is not None:          # Part VI: from its record
+            rows[key] = {"part": PARTS[spec.family], "time": spec.computation.cost,
+                         "in blocks": spec.computation.state if spec.computation.kind != "run" else "no: whole run"}
+            continue
         if key in PAIRWISE:
             time = "O(m²)"
         elif key == "MME":
