@@ -44,7 +44,7 @@ def _accepts(func, name: str) -> bool:
 
 def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None, scores=None, ranking=None,
              history=None, rounds=None, item_features=None, user_attributes=None, on_undefined="warn", client=None,
-             options=None, **keywords) -> dict[str, float]:
+             item_groups=None, options=None, **keywords) -> dict[str, float]:
     """Compute the named measures on one run; returns ``{name: score}`` in the order asked.
 
     Parameters
@@ -80,6 +80,9 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
         One row per user: sensitive attributes, for the user-group measures.
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         What an undefined measure gives: NaN with a warning, NaN, or an error.
+    item_groups : array-like, shape (n_items,), optional
+        One group label per item (``None``: no group), for Part VI's item-group measures
+        (:mod:`recfair.field`).
     client : dask.distributed.Client, optional
         Compute on this Dask cluster (:mod:`recfair.scale`): the linear measures over partitions
         of users, merged exactly; the pairwise ones pass it to their measure functions.
@@ -105,24 +108,30 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
     """
     from .scale import cluster as scale                  # client= and out-of-memory runs
     if client is not None or scale.wants(top_k, scores):
+        if item_groups is not None:
+            raise ValueError("item_groups= is not supported with client= or a streamed run yet: evaluate Part VI's "
+                             "item-group measures on a run in memory.")
         return scale.evaluate(top_k, n_items=n_items, measures=measures, k=k, relevant=relevant, relevance=relevance,
                               scores=scores, ranking=ranking, history=history, rounds=rounds,
                               item_features=item_features, user_attributes=user_attributes,
                               on_undefined=on_undefined, client=client, options=options, **keywords)
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
-              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
+              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features,
+              item_groups=item_groups)
     return evaluate_run(run, measures=measures, options=options, on_undefined=on_undefined, **keywords)
 
 
 def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=None, relevance=None, scores=None,
                       ranking=None, history=None, rounds=None, item_features=None, user_attributes=None,
-                      on_undefined="warn", client=None, options=None, **keywords) -> pd.DataFrame:
+                      on_undefined="warn", client=None, item_groups=None, options=None, **keywords) -> pd.DataFrame:
     """Per-user values of measures that score each user (the relevance measures; IAA, IFD, II-F).
 
     Parameters
     ----------
     top_k, n_items, measures, k, relevant, relevance, scores, ranking, history, rounds, item_features, user_attributes
         As in :func:`evaluate`.
+    item_groups : array-like, shape (n_items,), optional
+        As in :func:`evaluate` (not with ``client=``).
     users : array-like, optional
         Labels of the rows (default ``0..m-1``).
     on_undefined : {"warn", "nan", "raise"}, default="warn"
@@ -152,6 +161,8 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
     """
     if client is not None:                                      # partitions of users on a Dask cluster
         from .scale import cluster as scale
+        if item_groups is not None:
+            raise ValueError("item_groups= is not supported with client= yet.")
         return scale.evaluate_per_user(evaluate_per_user, top_k, n_items=n_items, measures=measures, users=users,
                                        k=k, relevant=relevant, relevance=relevance, scores=scores, ranking=ranking,
                                        history=history, rounds=rounds, item_features=item_features,
@@ -161,7 +172,8 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
                     able=lambda s: s.per_user is not None,
                     unable="have no per-user values (they score the run as a whole).")
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
-              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
+              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features,
+              item_groups=item_groups)
     check_needs(run, the_plan.specs)
     index = pd.RangeIndex(run.n_users, name="user") if users is None else pd.Index(np.asarray(users), name="user")
     if len(index) != run.n_users:

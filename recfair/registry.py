@@ -23,20 +23,21 @@ from .joint import records as _joint
 from .pareto import records as _pareto
 from .users import records as _users
 from .groups import records as _groups
+from .field import records as _field
 from .spec import Bounds, Extremes, MeasureSpec
 
 __all__ = ["Bounds", "Extremes", "MeasureSpec", "ALL_MEASURES", "PARTS", "REGISTRY", "check_needs", "get", "option_meaning", "resolve", "OPTION_MEANINGS", "Plan", "plan", "names", "table", "with_directions"]
 
 
-#: Every measure, in the book's order (the relevance measures, then Parts I, II, III, IV and V).
+#: Every measure, in the book's order (the relevance measures, then Parts I, II, III, IV, V and VI).
 ALL_MEASURES: tuple[MeasureSpec, ...] = (_relevance.RECORDS + _item_exposure.RECORDS + _joint.RECORDS
-                                         + _pareto.RECORDS + _users.RECORDS + _groups.RECORDS)
+                                         + _pareto.RECORDS + _users.RECORDS + _groups.RECORDS + _field.RECORDS)
 
 REGISTRY: dict[str, MeasureSpec] = {s.key: s for s in ALL_MEASURES}
 
 #: The book part of each family (the library's subpackage of the same name holds it).
 PARTS = {"relevance": "Foundations", "item_exposure": "I", "joint": "II", "pareto": "III", "users": "IV",
-         "groups": "V"}
+         "groups": "V", "field": "VI"}
 
 
 _PATIENCE = "the patience of the position weights (probability of examining the next rank)"

@@ -70,7 +70,7 @@ def test_recorded_answers_are_as_new_as_the_chapters_code(book, store):
 
 def test_one_notebook_per_part_in_each_edition(book):
     slugs = [p.slug for p in book.parts]
-    assert slugs == ["foundations", "part-1", "part-2", "part-3", "part-4", "part-5"]
+    assert slugs == ["foundations", "part-1", "part-2", "part-3", "part-4", "part-5", "part-6"]
     for folder in ("exercises", "solutions"):
         assert sorted(p.stem for p in (ROOT / "notebooks" / folder).glob("*.ipynb")) == sorted(slugs)
 

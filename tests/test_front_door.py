@@ -149,7 +149,8 @@ def test_the_landing_page_presents_every_part():
 def test_the_selector_page_offers_every_input_and_kind_of_measure():
     text = page("book/start/choose")
     needed = {need for spec in REGISTRY.values() for need in spec.needs} - {"top_k", "relevant", "scores"}
-    offered = {"ranking", "history", "user_attributes", "graded", "relevance", "effectiveness", "similarity"}
+    offered = {"ranking", "history", "user_attributes", "graded", "relevance", "effectiveness", "similarity",
+               "item_groups"}
     assert needed - {"item_features", "rounds"} <= offered <= set(HAS)
     for key in offered:
         assert f'"{key}"' in text, f"the selector offers no run with {key!r}"
