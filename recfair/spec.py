@@ -109,8 +109,9 @@ class Computation:
 
     @property
     def blockwise(self) -> bool:
-        """Whether blocks of users can be computed apart and merged (per_user, item_sums)."""
-        return self.kind in ("per_user", "item_sums")
+        """Whether blocks of users can be computed apart and merged (per_user, item_sums, with no whole-run
+        ``context`` such as item popularity from every user's history)."""
+        return self.kind in ("per_user", "item_sums") and self.context is None
 
     def merge_states(self, a: dict, b: dict) -> dict:
         """Merge two block states (the record's ``merge``, or matching entries added)."""

@@ -141,7 +141,7 @@ def test_unlabelled_items_as_a_group_is_warprec_convention():
 def test_fairranktune_ndkl_live():
     """FairRankTune 0.0.7, FairRankTune/Metrics/NDKL.py: one ranking, target = the ranking's own group
     shares, KL with 1e-7 added to both sides (lines 17-21). On a full ranking of the catalogue the target
-    is the catalogue's shares: recfair's NDKL with ``epsilon=1e-7``."""
+    is the catalogue's shares: recfair's NDKL with ``smoothing=1e-7``."""
     frt = pytest.importorskip("FairRankTune")
     rng = np.random.default_rng(3)
     groups = rng.choice(["p", "q", "r"], N)
@@ -149,7 +149,7 @@ def test_fairranktune_ndkl_live():
     for _ in range(5):
         ranking = rng.permutation(N)
         theirs = frt.NDKL(pd.DataFrame({"r": ranking}), dict(enumerate(groups)))
-        ours = rf.ndkl([ranking], n_items=N, item_groups=groups, epsilon=1e-7)
+        ours = rf.ndkl([ranking], n_items=N, item_groups=groups, smoothing=1e-7)
         assert ours == pytest.approx(theirs, rel=1e-9)
 
 

@@ -24,11 +24,11 @@ registry name: function           inputs beyond ``top_k`` / options (defaults)
                                   full BS/BR/BD table: ``bias_disparity``
 ``ItemMAD``: ``item_mad``         ``relevant``, ``item_groups`` | ``gain="exponential"`` (``"shifted"``: WarpRec)
 ``UserMAD``: ``user_mad``         ``relevant``, ``groups`` | ``base="NDCG"``
-``NDKL``: ``ndkl``                ``item_groups`` | ``target="catalogue"``, ``epsilon=0``
+``NDKL``: ``ndkl``                ``item_groups`` | ``target="catalogue"``, ``smoothing=0``
 ``ExpRatio``: ``exposure_ratio``  ``item_groups`` | ``examination="dcg"``
 ``MMF``: ``provider_mmf``         ``item_groups`` | ``examination="dcg"``, ``ratio=0.5``
 ``UGF``: ``ugf``                  ``relevant``, ``history`` (or two ``groups``) | ``active_share=0.05``
-``C_KL``: ``c_kl``                ``history``, ``item_features`` (genres) | ``alpha=0.01``,
+``C_KL``: ``c_kl``                ``history``, ``item_features`` (genres) | ``mix=0.01``,
                                   ``examination="uniform"`` (``"dcg"``: Steck's position weights)
 ``AWRF``: ``awrf``                ``item_groups`` | ``target="catalogue"``, ``log_base=2``
 ``EE-L``/``EE-D``/``EE-R``:       ``relevant``, ``item_groups`` (``rounds``) | ``patience=0.5``

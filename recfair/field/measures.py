@@ -861,8 +861,8 @@ def _ndkl_context(run, **options):
     return ctx
 
 
-def _ndkl_values(run, *, context, target="catalogue", epsilon=0.0, **_):
-    eps = check_real(epsilon, "epsilon", low=0.0)
+def _ndkl_values(run, *, context, target="catalogue", smoothing=0.0, **_):
+    eps = check_real(smoothing, "smoothing", low=0.0)
     p_star = _target(context, target)
     g = context["n_groups"]
     onehot = np.eye(g)[context["codes"][run.top_k]]                              # (m, k, g)
@@ -872,11 +872,11 @@ def _ndkl_values(run, *, context, target="catalogue", epsilon=0.0, **_):
 
 
 KERNELS["NDKL"] = Kernel("per_user", _ndkl_context, _mean_partial(_ndkl_values), _finisher("NDKL"),
-                         {"target": "catalogue", "epsilon": 0.0}, cost="O(mkN)", state="a weighted sum and 2 weights")
+                         {"target": "catalogue", "smoothing": 0.0}, cost="O(mkN)", state="a weighted sum and 2 weights")
 
 
 @_fill
-def ndkl(top_k, *, n_items, item_groups, k=None, target="catalogue", epsilon=0.0, on_undefined="warn") -> float:
+def ndkl(top_k, *, n_items, item_groups, k=None, target="catalogue", smoothing=0.0, on_undefined="warn") -> float:
     r"""Normalised discounted KL divergence (Geyik et al. 2019): lower is fairer, 0 when every prefix mirrors the target.
 
     .. math::
@@ -896,7 +896,7 @@ def ndkl(top_k, *, n_items, item_groups, k=None, target="catalogue", epsilon=0.0
     <<k>>
     target : "catalogue" or array-like of float, default="catalogue"
         :math:`p^*`: the catalogue's shares, or one share per group (sorted labels' order).
-    epsilon : float >= 0, default=0
+    smoothing : float >= 0, default=0
         Added to both distributions before the logarithm (FairRankTune: 1e-7).
     <<on_undefined>>
 
@@ -913,7 +913,7 @@ def ndkl(top_k, *, n_items, item_groups, k=None, target="catalogue", epsilon=0.0
     0.6931
     """
     run = Run(top_k, n_items, k=k, item_groups=item_groups)
-    return _evaluate("NDKL", run, on_undefined, target=target, epsilon=epsilon)
+    return _evaluate("NDKL", run, on_undefined, target=target, smoothing=smoothing)
 
 
 def _examination_weights(run, examination, gamma=0.8):
@@ -1377,8 +1377,8 @@ def _c_kl_context(run, **_):
     return {"genres": genre_distributions(run.item_features)}
 
 
-def _c_kl_values(run, *, context, alpha=0.01, examination="uniform", **_):
-    alpha = check_real(alpha, "alpha", low=0.0, high=1.0)
+def _c_kl_values(run, *, context, mix=0.01, examination="uniform", **_):
+    mix = check_real(mix, "mix", low=0.0, high=1.0)
     dist = context["genres"]
     has = dist.sum(axis=1) > 0
     if run.history is None:
@@ -1397,7 +1397,7 @@ def _c_kl_values(run, *, context, alpha=0.01, examination="uniform", **_):
     ok = n_p > 0
     p = p[ok] / n_p[ok, None]
     q = np.divide(q[ok], n_q[ok, None], out=np.zeros_like(q[ok]), where=n_q[ok, None] > 0)
-    values[ok] = _core.kl(p, (1 - alpha) * q + alpha * p)
+    values[ok] = _core.kl(p, (1 - mix) * q + mix * p)
     return values
 
 
@@ -1406,19 +1406,19 @@ def _c_kl_finish(state, *, on_undefined="warn", **_):
 
 
 KERNELS["C_KL"] = Kernel("per_user", _c_kl_context, _mean_partial(_c_kl_values), _c_kl_finish,
-                         {"alpha": 0.01, "examination": "uniform"}, cost="O(mkd + |H|d)",
+                         {"mix": 0.01, "examination": "uniform"}, cost="O(mkd + |H|d)",
                          state="a weighted sum and 2 weights")
 
 
 @_fill
-def c_kl(top_k, history, *, n_items, item_features, k=None, alpha=0.01, examination="uniform",
+def c_kl(top_k, history, *, n_items, item_features, k=None, mix=0.01, examination="uniform",
          on_undefined="warn") -> float:
     r"""Steck's (2018) miscalibration :math:`C_{KL}`: how far each list's genre mix is from the user's history; lower is better calibrated.
 
     .. math::
 
         C_{KL} = \frac{1}{m} \sum_u \sum_g p(g \mid u) \ln
-        \frac{p(g \mid u)}{(1-\alpha)\, q(g \mid u) + \alpha\, p(g \mid u)}
+        \frac{p(g \mid u)}{(1-\mix)\, q(g \mid u) + \mix\, p(g \mid u)}
 
     :math:`p(g \mid u)` the mean genre distribution of the history's items, :math:`q(g \mid u)`
     that of the top-:math:`k` (uniform weights, or Steck's position weights
@@ -1434,7 +1434,7 @@ def c_kl(top_k, history, *, n_items, item_features, k=None, alpha=0.01, examinat
     item_features : array-like, shape (n_items, n_genres)
         1 where an item has a genre (any non-negative weights).
     <<k>>
-    alpha : float in [0, 1], default=0.01
+    mix : float in [0, 1], default=0.01
         Steck's smoothing (keeps the divergence finite).
     examination : {"uniform", "dcg"}, default="uniform"
         Weights of the list's positions in :math:`q`: uniform, or Steck's position weights
@@ -1445,15 +1445,15 @@ def c_kl(top_k, history, *, n_items, item_features, k=None, alpha=0.01, examinat
     Returns
     -------
     float
-        Range :math:`[0, \ln(1/\alpha)]`; undefined when a user's history has no item with a genre.
+        Range :math:`[0, \ln(1/\mix)]`; undefined when a user's history has no item with a genre.
 
     Examples
     --------
     >>> genres = [[1, 0], [1, 0], [0, 1], [0, 1]]
     >>> c_kl([[0, 2]], [[1, 3]], n_items=4, item_features=genres)
     0.0
-    >>> round(c_kl([[0, 1]], [[2, 3]], n_items=4, item_features=genres), 4)     # ln(1/alpha)
+    >>> round(c_kl([[0, 1]], [[2, 3]], n_items=4, item_features=genres), 4)     # ln(1/mix)
     4.6052
     """
     run = Run(top_k, n_items, k=k, history=history, item_features=item_features)
-    return _evaluate("C_KL", run, on_undefined, alpha=alpha, examination=examination)
+    return _evaluate("C_KL", run, on_undefined, mix=mix, examination=examination)

@@ -46,7 +46,9 @@ _WHY = {"pairs": "it compares every pair of users (O(m^2)); evaluate it on the w
         "run": "it needs the whole run at once (its {} span all users and items)"}
 
 #: Measures it cannot, and why (use :func:`recfair.evaluate`, with ``client=`` for the pairwise ones).
-NOT_ACCUMULABLE = {s.key: _WHY[s.computation.kind].format(s.computation.state.removeprefix("no: "))
+NOT_ACCUMULABLE = {s.key: (_WHY[s.computation.kind].format(s.computation.state.removeprefix("no: "))
+                          if s.computation.kind in _WHY else
+                          "its blocks need a whole-run context (e.g. item popularity from every user's history)")
                    for s in ALL_MEASURES if not s.computation.blockwise}
 
 #: Measures that visit every pair of users (their time grows as m^2).
