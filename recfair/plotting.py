@@ -388,11 +388,16 @@ def _png_uri(fig, *, dpi: int = 100, close: bool = True) -> str:
     """``fig`` (a Figure or an Axes) as a PNG ``data:`` URI at ``dpi``, tight; closed unless ``close=False``.
 
     The one figure-to-image step of the book's HTML outputs (:class:`Responsive`, the explorers).
+    The image is quantised to a palette of at most 256 colours, without dithering (Pillow, which
+    matplotlib requires): the book's figures are flat colours and antialiased lines, which a
+    palette keeps to the eye, and an explorer that precomputes a hundred states stays a page of
+    a few megabytes rather than six (the browser check fails a page over 4 MB).
     """
     import base64
     import io
 
     import matplotlib.pyplot as plt
+    from PIL import Image
 
     if not hasattr(fig, "savefig"):
         fig = getattr(fig, "figure", fig)                   # an Axes: its figure
@@ -402,7 +407,11 @@ def _png_uri(fig, *, dpi: int = 100, close: bool = True) -> str:
     fig.savefig(buf, format="png", dpi=dpi, bbox_inches="tight")
     if close:
         plt.close(fig)
-    return "data:image/png;base64," + base64.b64encode(buf.getvalue()).decode("ascii")
+    buf.seek(0)
+    palette = Image.open(buf).quantize(colors=256, method=Image.Quantize.FASTOCTREE, dither=Image.Dither.NONE)
+    out = io.BytesIO()
+    palette.save(out, format="png", optimize=True)
+    return "data:image/png;base64," + base64.b64encode(out.getvalue()).decode("ascii")
 
 
 def responsive(wide, narrow=None, *, breakpoint: int = 768, alt: str = "figure") -> Responsive:
