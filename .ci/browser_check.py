@@ -171,7 +171,7 @@ document.querySelectorAll("main table").forEach(table => {
 });
 // raw reprs and stderr boxes in the cells' outputs
 out.reprs = [];
-document.querySelectorAll("main .cell_output, main .output").forEach(el => {
+document.querySelectorAll("main .cell_output").forEach(el => {
   const text = el.innerText || "";
   const found = text.match(/Name: [^,\\n]+, (Length: \\d+, )?dtype: \\w+|dtype: (float|int|object|bool)\\w*\\s*$|array\\(\\[/m);
   if (found) { out.reprs.push([label(el), found[0].slice(0, 60)]); }
