@@ -19,7 +19,7 @@ A page fails on:
 * on the 390 px phone: display maths smaller than 90 % of the body text, or wider than its box
   (the reader would have to swipe sideways: break it into rows); a page wider than the screen;
   a table whose link column lies out of view without a visible scroll cue (the book's stylesheet
-  draws a shadow on the side that scrolls);
+  draws a shadow on the side that scrolls); an explorer's printed text cut by its box;
 * a raw repr in an output (``Name: score, dtype: float64``, ``array([[...``): show a table or
   formatted numbers instead; a stderr box (silence the warning at its source);
 * an HTML page over 4 MB (explorer images are compressed; precompute fewer states);
@@ -154,6 +154,13 @@ document.querySelectorAll("mjx-container[display='true']").forEach(el => {
   const math = el.querySelector("mjx-math");
   const own = math ? math.getBoundingClientRect().width : el.scrollWidth;
   if (own > el.clientWidth + %(slack)d) { out.swipe.push([label(el), text, Math.round(own), el.clientWidth]); }
+});
+// an explorer's printed text (its conclusion line) cut by its box instead of wrapping
+out.cutText = [];
+document.querySelectorAll("[data-recfair-widget] pre").forEach(el => {
+  if (el.offsetParent !== null && el.scrollWidth > el.clientWidth + %(slack)d) {
+    out.cutText.push([label(el), (el.innerText || "").slice(0, 50), el.scrollWidth, el.clientWidth]);
+  }
 });
 out.pageWidth = document.documentElement.scrollWidth;
 out.viewport = document.documentElement.clientWidth;
@@ -410,6 +417,8 @@ def narrow_checks(driver, size: tuple[int, int], name: str) -> list[tuple[str, s
         for where, text, own, box in probe["swipe"]:
             problems.append(("display maths needs a swipe (phone)", f"'{text}' ({where}) is {own} px in a {box} px "
                                                                     "box: break it into rows"))
+        for where, text, own, box in probe["cutText"]:
+            problems.append(("explorer text cut (phone)", f"'{text}' ({where}) is {own} px in a {box} px box"))
         if probe["pageWidth"] > probe["viewport"] + SLACK:
             problems.append(("page wider than the phone", f"{probe['pageWidth']} px on a {probe['viewport']} px screen"))
         for where, count in probe["hiddenLinks"]:
