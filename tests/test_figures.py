@@ -1,4 +1,4 @@
-"""The book's figure conventions (recfair.plotting): colour-blind-safe series colours, one τ colour
+"""The book's figure conventions (recfair.book.plotting): colour-blind-safe series colours, one τ colour
 map for square and rectangular matrices without grid lines, stacked phone-width panels."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from recfair import plotting  # noqa: E402
+from recfair.book import plotting  # noqa: E402
 
 # Machado et al. (2009) simulation matrices, severity 1, on linear RGB.
 _CVD = {
@@ -303,7 +303,7 @@ def _item_vectors_figure():
     return fig
 
 
-#: Every figure helper of recfair.plotting, drawn the way the book's chapters draw it.
+#: Every figure helper of recfair.book.plotting, drawn the way the book's chapters draw it.
 FIGURES = {
     "stacked": lambda: _two(lambda ax, i: ax.set(xlabel="list length k", ylabel="score", title=f"panel {i}")),
     "legend_below": _legend_below_figure,
