@@ -187,6 +187,12 @@ def latex_rows(expr, *, width: int = PHONE_ROW) -> str:
         relation = {"==": "=", "<=": r"\le", ">=": r"\ge", "<": "<", ">": ">", "!=": r"\ne"}[expr.rel_op]
     else:
         lhs, rhs, relation = "", expr, ""
+    factor, close = None, ""
+    if isinstance(rhs, sp.Mul):                   # c * (a + b + ...): c [a + b + ...], the sum in rows
+        sums = [a for a in rhs.args if isinstance(a, sp.Add)]
+        if len(sums) == 1:
+            factor = sp.latex(sp.Mul(*[a for a in rhs.args if a is not sums[0]]))
+            rhs, close = sums[0], r" \Bigr]"
     terms = rhs.as_ordered_terms() if isinstance(rhs, sp.Add) else [rhs]
     pieces = []
     for index, term in enumerate(terms):
@@ -198,6 +204,9 @@ def latex_rows(expr, *, width: int = PHONE_ROW) -> str:
     rows, current = [], (f"{lhs} &{relation} " if lhs and not own_row else (r"&\quad " + relation + " " if lhs else ""))
     start = latex_width(current)
     used = start
+    if factor is not None:
+        current += factor + r" \Bigl[ "
+        used += latex_width(factor) + 1
     for sign, body in pieces:
         piece = f"{sign} {body}".strip() if (used > start or rows) else f"{'- ' if sign == '-' else ''}{body}"
         cost = latex_width(piece)
@@ -208,7 +217,7 @@ def latex_rows(expr, *, width: int = PHONE_ROW) -> str:
             cost = latex_width(piece)
         current += piece + " "
         used += cost
-    rows.append(current.rstrip())
+    rows.append(current.rstrip() + close)
     if own_row:
         rows.insert(0, f"&{lhs}")
     if len(rows) == 1:
