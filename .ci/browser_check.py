@@ -21,7 +21,8 @@ A page fails on:
   a table whose link column lies out of view without a visible scroll cue (the book's stylesheet
   draws a shadow on the side that scrolls); an explorer's printed text cut by its box;
 * a raw repr in an output (``Name: score, dtype: float64``, ``array([[...``): show a table or
-  formatted numbers instead; a stderr box (silence the warning at its source);
+  formatted numbers instead (outside exercise solutions, whose last value is what the classroom
+  notebook's self-check reads); a stderr box (silence the warning at its source);
 * an HTML page over 4 MB (explorer images are compressed; precompute fewer states);
 * live code that cannot start without telling the reader: once the explorer's "Make this page
   live" is clicked and the Thebe library cannot load (offline), the page must say so;
@@ -179,6 +180,8 @@ document.querySelectorAll("main table").forEach(table => {
 // raw reprs and stderr boxes in the cells' outputs
 out.reprs = [];
 document.querySelectorAll("main .cell_output").forEach(el => {
+  // an exercise's solution ends on the value its self-check reads (recfair.book.exercises): not here
+  if (el.closest(".solution")) { return; }
   const text = el.innerText || "";
   const found = text.match(/Name: [^,\\n]+, (Length: \\d+, )?dtype: \\w+|dtype: (float|int|object|bool)\\w*\\s*$|array\\(\\[/m);
   if (found) { out.reprs.push([label(el), found[0].slice(0, 60)]); }
