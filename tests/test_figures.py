@@ -336,8 +336,7 @@ def test_every_figure_helper_has_an_overlap_case():
 
 
 @pytest.mark.parametrize("name", sorted(FIGURES))
-def test_no_text_of_a_figure_overlaps_another(name):
-    plotting.set_book_style()
+def test_no_text_of_a_figure_overlaps_another(name, book_style):
     fig = FIGURES[name]()
     try:
         assert _overlaps(fig) == [], f"{name}: overlapping texts"
