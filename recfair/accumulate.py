@@ -61,21 +61,37 @@ NOT_ACCUMULABLE = {
 #: Measures that visit every pair of users (their time grows as m^2).
 PAIRWISE = ("PUF", "ME_user", "MME_user", "PEU", "UF")
 
+#: The measures whose work is not one pass over the lists (``O(mk)``) or the scores (``O(mn)``).
+#: PUF: a product per pair of users, from their effectiveness and similarity; the envy measures:
+#: the hits of every user's relevant items in every other user's list (one sparse product);
+#: UF: the k x k item distances of every pair of similar users; MME: an item-by-item envy
+#: table; VoCD: a gap per pair of recommended items (at the default alpha = 2 every pair is
+#: similar and the sum comes from the sorted counts, O(mk + n log n)); DPFR: its frontier, up
+#: to about km one-slot replacements of O(k) each (plus heap updates) and up to n insertions of
+#: unexposed items, where the thesis's algorithm, which recomputes the measures at each point,
+#: is O(R²m + Rm log m + Rmk log k + k²m² + km² log m + kmn).
+ORDERS = {"PUF": "O(m²)", "ME_user": "O(m²k)", "MME_user": "O(m²k)", "PEU": "O(m²k)",
+          "UF": "O(m²k²)", "MME": "O(n²)", "VoCD": "O(mk + n²)", "DPFR": "O(k²m + n)"}
+
 
 def costs():
     """What each measure costs, from its registry record: a table for the book and for planning.
 
     Columns: ``part``; ``time``, the order of the work for ``m`` users, ``n`` items, cut-off ``k``
     (``O(mk)``: a pass over the lists and the relevant items; ``O(mn)``: the full ranking, i.e.
-    the users x items scores; ``O(m²)``: every pair of users; ``O(n²)``: every pair of items);
-    ``in blocks``, what an :class:`Accumulator` keeps between blocks of users (or, in a word, why
-    it cannot: :data:`NOT_ACCUMULABLE` says it in full).
+    the users x items scores; ``O(m²)``: every pair of users, given each user's effectiveness
+    and the similarity; ``O(m²k)``: every pair of users with a look at a list (the envy
+    measures); ``O(m²k²)``: every pair of items of every pair of similar users (UF);
+    ``O(n²)``: every pair of items (MME; VoCD's pairs of recommended items);
+    ``O(k²m + n)``: DPFR's frontier walk, see :data:`ORDERS`); ``in blocks``, what an
+    :class:`Accumulator` keeps between blocks of users (or, in a word, why it cannot:
+    :data:`NOT_ACCUMULABLE` says it in full).
 
     Examples
     --------
     >>> t = costs()
-    >>> t.loc["NDCG", "time"], t.loc["IFD_div_ori", "time"], t.loc["PUF", "time"]
-    ('O(mk)', 'O(mn)', 'O(m²)')
+    >>> t.loc["NDCG", "time"], t.loc["IFD_div_ori", "time"], t.loc["PUF", "time"], t.loc["UF", "time"]
+    ('O(mk)', 'O(mn)', 'O(m²)', 'O(m²k²)')
     >>> t.loc["Gini_our", "in blocks"], t.loc["UF", "in blocks"]
     ('n × k counts', 'no: user pairs')
     """
@@ -86,10 +102,8 @@ def costs():
     rows = {}
     for spec in ALL_MEASURES:
         key = spec.key
-        if key in PAIRWISE:
-            time = "O(m²)"
-        elif key == "MME":
-            time = "O(n²)"
+        if key in ORDERS:
+            time = ORDERS[key]
         elif "ranking" in spec.needs or "scores" in spec.needs:
             time = "O(mn)"
         else:
