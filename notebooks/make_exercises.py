@@ -4,10 +4,10 @@ One source: every chapter's sphinx-exercise ``exercise`` and ``solution`` blocks
 ``_toc.yml`` (Foundations, Parts I-V),
 
 * ``notebooks/exercises/<part>.ipynb``: the student edition -- the exercises, the chapter code they build
-  on, an empty cell to work in and a self-check cell ``recfair.exercises.check(label, answer)``;
+  on, an empty cell to work in and a self-check cell ``recfair.book.exercises.check(label, answer)``;
 * ``notebooks/solutions/<part>.ipynb``: the instructor edition -- the same with the worked solutions and
   the checks filled in;
-* ``recfair/exercise_answers.json``: what the checks need (salted hashes of the normalised answers and
+* ``recfair/book/exercise_answers.json``: what the checks need (salted hashes of the normalised answers and
   the chapter's hints), obtained by *executing* the solutions notebooks: each check cell of the instructor
   edition records the answer its solution code computed.
 
@@ -56,7 +56,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES_DIR = ROOT / "notebooks" / "exercises"
 SOLUTIONS_DIR = ROOT / "notebooks" / "solutions"
-STORE = ROOT / "recfair" / "exercise_answers.json"
+STORE = ROOT / "recfair" / "book" / "exercise_answers.json"
 KINDS = ("number", "numbers", "integer", "set", "list", "choice", "yes/no", "text", "open")
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
 #: Minutes a student needs, by kind of exercise (the course page sums them).
@@ -663,7 +663,7 @@ def install_cell(config: dict) -> str:
         f'    %pip install --quiet "recfair[plot,widgets,symbolic,recommenders] @ git+{config["repository"]}@{config["branch"]}"',
         "",
         "import recfair",
-        "import recfair.exercises",
+        "import recfair.book.exercises",
     ])
 
 
@@ -739,13 +739,13 @@ def build_notebook(book: Book, part: Part, solutions: bool) -> nbformat.Notebook
                     else:
                         w.md(book.markdown(piece, chapter.file))
                 if self_check:
-                    w.code(f"answer = {answer_expression(ex)}\nrecfair.exercises.check({json.dumps(ex.label)}, answer)")
+                    w.code(f"answer = {answer_expression(ex)}\nrecfair.book.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
                     w.md(_open_note(book, chapter, ex))
             else:
                 w.code("# your work here\n")
                 if self_check:
-                    w.code(f"answer = None  # replace None by your answer\nrecfair.exercises.check({json.dumps(ex.label)}, answer)")
+                    w.code(f"answer = None  # replace None by your answer\nrecfair.book.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
                     w.md(_open_note(book, chapter, ex))
     return w.notebook()
@@ -969,7 +969,7 @@ def build_store(book: Book, old: dict, execute_all: bool = False, run: bool = Tr
     recorded afresh (by running the parts' instructor notebooks) where it changed. Returns the store and
     the exercises still stale (when ``run`` is false)."""
     sys.path.insert(0, str(ROOT))
-    from recfair import exercises as ex_module
+    from recfair.book import exercises as ex_module
 
     todo = set(stale_answers(book, old)) if not execute_all else {
         e.label for c in book.chapters.values() for e in c.exercises if e.kind != "open"}

@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import recfair as rf
-from recfair.accumulate import ACCUMULABLE, NOT_ACCUMULABLE
+from recfair.scale.blocks import ACCUMULABLE, NOT_ACCUMULABLE
 
 
 def _run(m=240, n=60, k=6, seed=0):
@@ -127,7 +127,7 @@ def test_clear_errors():
 
 
 def test_costs_orders_name_real_measures_and_grow_with_pairs():
-    from recfair.accumulate import ORDERS, PAIRWISE, costs
+    from recfair.scale.blocks import ORDERS, PAIRWISE, costs
     from recfair.registry import REGISTRY
 
     assert set(ORDERS) <= set(REGISTRY)

@@ -2,7 +2,7 @@
 
 * the committed notebooks equal what ``notebooks/make_exercises.py`` generates from the chapters now;
 * the answer store covers every exercise of the book and holds no answer in clear;
-* ``recfair.exercises.check``: right / not yet, tolerance of one unit in the last decimal, hints;
+* ``recfair.book.exercises.check``: right / not yet, tolerance of one unit in the last decimal, hints;
 * the instructor notebooks run top to bottom with every check right, and the student notebooks run
   with the answers left blank, every check saying "not yet" (real data from ``RECFAIR_DATA``).
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from recfair import exercises as ex
+from recfair.book import exercises as ex
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +41,7 @@ def book():
 
 @pytest.fixture(scope="module")
 def store():
-    return json.loads((ROOT / "recfair" / "exercise_answers.json").read_text())
+    return json.loads((ROOT / "recfair" / "book" / "exercise_answers.json").read_text())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -240,7 +240,7 @@ def test_check_rejects_bad_labels(fake_store):
 def test_shipped_store_is_package_data():
     assert ex._store.__wrapped__()  # read through importlib.resources, as an installed package does
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert 'recfair = ["exercise_answers.json"]' in pyproject
+    assert '"recfair.book" = ["exercise_answers.json"]' in pyproject
 
 
 # ---------------------------------------------------------------------------------------------
@@ -258,7 +258,7 @@ def _run(path: Path):
 def _check_outputs(nb) -> list[str]:
     out = []
     for cell in nb.cells:
-        if cell.cell_type == "code" and "recfair.exercises.check(" in cell.source:
+        if cell.cell_type == "code" and "recfair.book.exercises.check(" in cell.source:
             texts = [o.get("data", {}).get("text/plain", "") for o in cell.get("outputs", []) if o.output_type == "execute_result"]
             out.append(" ".join(texts))
     return out

@@ -3,10 +3,10 @@
 The exercise notebooks (``notebooks/exercises/``) end each checkable exercise with
 
     answer = ...
-    recfair.exercises.check("jain-ex-1", answer)
+    recfair.book.exercises.check("jain-ex-1", answer)
 
 The check compares a salted hash of the normalised answer with the one stored in the package data
-``recfair/exercise_answers.json``; the store holds no answer in clear. Numbers are rounded to the
+``recfair/book/exercise_answers.json``; the store holds no answer in clear. Numbers are rounded to the
 precision the exercise asks for, and the neighbours of the last digit also count, so a tolerance of one
 unit in the last decimal holds although only hashes are compared. On a wrong answer the check shows the
 chapter's hint and a link to the chapter.
@@ -15,7 +15,7 @@ The store is written by ``python notebooks/make_exercises.py``, which runs the i
 there ``RECFAIR_EXERCISES_RECORD`` names a file and each check records the normalised answer its
 solution computed, instead of checking it.
 
->>> from recfair.exercises import normalise
+>>> from recfair.book.exercises import normalise
 >>> normalise("set", "", {3, 1, 2})
 '["1","2","3"]'
 >>> normalise("number", "2", 0.12345)
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["check", "Result", "normalise", "exercises"]
+__all__ = ["check", "Result", "normalise", "catalogue"]
 
 _STORE = "exercise_answers.json"
 _PEPPER = "recfair-exercises-v1"
@@ -43,16 +43,16 @@ _PEPPER = "recfair-exercises-v1"
 @lru_cache(maxsize=1)
 def _store() -> dict:
     try:
-        text = resources.files("recfair").joinpath(_STORE).read_text(encoding="utf-8")
+        text = resources.files("recfair.book").joinpath(_STORE).read_text(encoding="utf-8")
     except FileNotFoundError:  # a checkout before `python notebooks/make_exercises.py` ran
         return {}
     return json.loads(text)
 
 
-def exercises() -> dict:
+def catalogue() -> dict:
     """Every exercise the store knows: label -> its chapter, kind and page, without any answer.
 
-    >>> info = exercises()["jain-ex-1"]
+    >>> info = catalogue()["jain-ex-1"]
     >>> info["chapter"], info["kind"]
     ("Jain's index", 'set')
     """
