@@ -264,8 +264,15 @@ def with_directions(frame, *, axis: int = 0):
 
 
 def _fmt(x: float) -> str:
+    """A range end as the book prints it: ``∞``, ``√2`` (DPFR's largest distance in [0, 1]²), or ``%g``.
+
+    >>> _fmt(float("inf")), _fmt(2 ** 0.5), _fmt(0.5)
+    ('∞', '√2', '0.5')
+    """
     if np.isinf(x):
         return "∞" if x > 0 else "-∞"
+    if x == np.sqrt(2):
+        return "√2"
     return f"{x:g}"
 
 

@@ -124,3 +124,16 @@ def test_clear_errors():
     with pytest.raises(ValueError, match="different"):
         acc.merge(rf.Accumulator(measures=["NDCG"], n_items=6, k=2))
     assert set(NOT_ACCUMULABLE) | set(ACCUMULABLE) == set(rf.REGISTRY)
+
+
+def test_costs_orders_name_real_measures_and_grow_with_pairs():
+    from recfair.scale.blocks import PAIRWISE, costs
+    from recfair.registry import REGISTRY
+
+    table = costs()
+    assert set(table.index) == set(REGISTRY)
+    for key in PAIRWISE:
+        assert "m²" in table.loc[key, "time"], key
+    for key in ("SD_ind", "Gini_ind", "NDCG", "Jain_our"):
+        assert table.loc[key, "time"] == "O(mk)", key
+    assert table.loc["UF", "time"] == "O(m²k²)" and table.loc["DPFR", "time"] != "O(mk)"

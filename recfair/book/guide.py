@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from ..joint.guidelines import FACTORS
-from ..registry import ALL_MEASURES, PARTS, MeasureSpec
+from ..registry import ALL_MEASURES, PARTS, MeasureSpec, _fmt
 
 __all__ = ["HAS", "WANTS", "KINDS", "recommend_measures", "chapter_doc", "measure_index"]
 
@@ -335,9 +335,3 @@ def measure_index(*, link: str = "myst") -> pd.DataFrame:
                      "range": f"[{_fmt(spec.range[0])}, {_fmt(spec.range[1])}]",
                      "needs": ", ".join(spec.needs), "chapter": chapter})
     return pd.DataFrame(rows).set_index("measure")
-
-
-def _fmt(x: float) -> str:
-    if x in (float("inf"), float("-inf")):
-        return "∞" if x > 0 else "-∞"
-    return f"{x:g}"

@@ -66,7 +66,9 @@ def _item_exposure_computation(key) -> Computation:
         return _ie.from_rank_counts(key, state["counts"], n_items=state["_n_items"], on_undefined=on_undefined,
                                     **options, **extra)
 
-    return Computation("item_sums", partial=_rank_counts, finish=finish, cost="O(mk)", state="n × k counts")
+    # VoCD: a gap per pair of recommended items (O(mk + n log n) from sorted counts at the default alpha = 2)
+    cost = "O(mk + n²)" if key == "VoCD" else "O(mk)"
+    return Computation("item_sums", partial=_rank_counts, finish=finish, cost=cost, state="n × k counts")
 
 
 def _item_exposure(key, label, symbol, formula, func, version, higher, description, reference, chapter,

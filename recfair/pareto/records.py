@@ -110,10 +110,10 @@ _FORMULA = (r"\mathrm{DPFR}_\alpha = d_E\bigl((\mathrm{Rel}, \mathrm{Fair}),\, s
 #: The Part III record (collected by :mod:`recfair.registry`).
 RECORDS = (
     MeasureSpec(
-        computation=Computation("run", cost="O(mk)", state="no: frontier"),
+        computation=Computation("run", cost="O(k²m + n)", state="no: frontier")  # the frontier walk: ~km one-slot replacements of O(k), up to n insertions,
         key="DPFR", label="Distance to the Pareto frontier of fairness and relevance", symbol=r"\mathrm{DPFR}_\alpha",
         formula=_FORMULA, family="pareto", paper=4, version="single", higher_is_better=False,
-        range=(0.0, math.inf), needs=("top_k", "relevant", "history"), compute=_compute, func=_pf.dpfr,
+        range=(0.0, math.sqrt(2)), needs=("top_k", "relevant", "history"), compute=_compute, func=_pf.dpfr,
         description="Euclidean distance from a run's (Rel, Fair) scores to the point of the empirical Pareto frontier "
                     "that weighs the two by alpha (0.5: the frontier's midpoint); 0 = on the reference point.",
         reference="Rampisela et al. 2025 (WWW), thesis Ch. 5",

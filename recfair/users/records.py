@@ -231,7 +231,10 @@ RECORDS = (
 def _computation(spec) -> Computation:
     if spec.key in ("SD_ind", "Gini_ind"):          # functions of every user's effectiveness S(u)
         return effectiveness_computation(spec.key, spec.from_effectiveness, whole=False, grouped=False)
-    return Computation("pairs", cost="O(m²)", state="no: user pairs")
+    # PUF: a product per pair of users from S(u) and the similarity; the envy measures: every user's relevant
+    # items looked up in every other user's list; UF: the k x k item distances of every pair of similar users
+    cost = {"PUF": "O(m²)", "UF": "O(m²k²)"}.get(spec.key, "O(m²k)")
+    return Computation("pairs", cost=cost, state="no: user pairs")
 
 
 RECORDS = tuple(replace(spec, computation=_computation(spec)) for spec in RECORDS)
