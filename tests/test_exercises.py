@@ -155,9 +155,15 @@ def test_store_covers_every_exercise_and_holds_no_answer_in_clear(book, store):
     labels = {e.label for c in book.chapters.values() for e in c.exercises}
     assert set(store) == labels
     for label, entry in store.items():
-        assert set(entry) <= {"chapter", "url", "kind", "options", "salt", "digest", "hint", "source"}
+        assert set(entry) <= {"chapter", "url", "kind", "options", "salt", "digest", "coarse", "variants", "vary",
+                              "hint", "source", "seconds"}
         if entry["kind"] != "open":
-            assert re.fullmatch(r"[0-9a-f]{64}", entry["digest"]) and entry["hint"], label
+            digests = [entry] if "digest" in entry else entry["variants"]
+            for d in digests:
+                assert re.fullmatch(r"[0-9a-f]{64}", d["digest"]) and entry["hint"], label
+                assert all(re.fullmatch(r"[0-9a-f]{64}", c) for c in d.get("coarse", {}).values()), label
+            if entry["kind"] in ("number", "numbers"):
+                assert all("coarse" in d for d in digests), label
     assert sum(e["kind"] != "open" for e in store.values()) >= 40
 
 
@@ -196,7 +202,6 @@ def fake_store(monkeypatch):
         "o-1": {"kind": "open", "chapter": "C", "url": "https://x/c.html#d"},
     }
     monkeypatch.setattr(ex, "_store", lambda: entries)
-    monkeypatch.delenv("RECFAIR_EXERCISES_RECORD", raising=False)
     return entries
 
 
