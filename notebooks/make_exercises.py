@@ -1101,7 +1101,8 @@ def record_answers(book: Book, parts_: list[Part]) -> tuple[dict, dict[str, floa
     solution gives (a list, one per variant, for a varied exercise), and label -> seconds its solution's
     cells took. The copies call ``recfair.exercises._record_answer`` where the committed notebooks check."""
     recorded: dict = {}
-    seconds: dict[str, float] = {}
+    seconds: dict[str, float] = {e.label: 0.0 for p in parts_ for f in p.files if f in book.chapters
+                                 for e in book.chapters[f].exercises}     # a solution without code: 0 s
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "answers.jsonl"
         env = {"PYTHONPATH": os.pathsep.join([str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])}

@@ -496,7 +496,7 @@ def _short_of_digits(label: str, entry: dict, target: dict, answer) -> str | Non
         else [_given_decimals(values)]
     if not given or any(g is None for g in given):
         return None
-    places = min(given)
+    places = max(given)      # [0.89, 0.6]: two decimals given (0.6 may be exact)
     if places >= wanted or str(places) not in coarse:
         return None
     if any(_hash(label, entry["salt"], c) == coarse[str(places)]
@@ -523,7 +523,7 @@ def _record_answer(label: str, answer, *, kind: str, options: str, path: str, va
 # ------------------------------------------------------------------------------------------------
 _CHECK_CALL = re.compile(r"recfair\.exercises\.check\(\s*([\"'])([^\"']+)\1")
 _STUDENT_CALL = re.compile(r"recfair\.exercises\.student\(\s*([\"'])([^\"']+)\1")
-_MARK = "\x1erecfair-score "
+_MARK = "@@recfair-score@@ "
 
 
 def _notebooks(path) -> list:
@@ -578,7 +578,6 @@ def _grade_one(path, *, execute: bool, timeout: int) -> tuple[list[tuple[str, st
     from nbclient import NotebookClient
 
     cells = []
-    probes = {}
     for i, cell in enumerate(nb.cells):
         cells.append(cell)
         label = next((lab for j, lab in labels if j == i), None)
@@ -587,7 +586,7 @@ def _grade_one(path, *, execute: bool, timeout: int) -> tuple[list[tuple[str, st
                 "import json as _rf_json, recfair.exercises as _rf_ex\n"
                 f"print({_MARK!r} + _rf_json.dumps([{label!r}, _rf_ex.check({label!r}, "
                 "globals().get('answer')).status]))")
-            probes[id(probe)] = label
+            probe.metadata["recfair_probe"] = label
             cells.append(probe)
     graded = nbformat.v4.new_notebook(cells=cells, metadata=nb.metadata)
     NotebookClient(graded, timeout=timeout, kernel_name="python3", allow_errors=True,
@@ -597,10 +596,10 @@ def _grade_one(path, *, execute: bool, timeout: int) -> tuple[list[tuple[str, st
         if cell.cell_type != "code":
             continue
         for output in cell.get("outputs", []):
-            if output.get("output_type") == "error" and id(cell) not in probes:
+            if output.get("output_type") == "error" and "recfair_probe" not in cell.metadata:
                 errors.append(f"{output.get('ename')}: {output.get('evalue')}")
-        if id(cell) in probes:
-            label = probes[id(cell)]
+        if "recfair_probe" in cell.metadata:
+            label = cell.metadata["recfair_probe"]
             status = "not yet"
             for output in cell.get("outputs", []):
                 text = output.get("text", "") if output.get("output_type") == "stream" else ""
