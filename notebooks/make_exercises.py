@@ -845,7 +845,9 @@ def build_notebook(book: Book, part: Part, solutions: bool, *, name_solutions: b
                 if self_check and record:
                     w.code(_recording_cell(ex, record))
                 elif self_check:
-                    w.code(f"answer = {answer_expression(ex)}\nrecfair.exercises.check({json.dumps(ex.label)}, answer)")
+                    ask = " ".join(re.sub(r"[$`\\]", "", ex.marks.get("ask", "")).split())
+                    w.code((f"# {ask}\n" if ask else "")
+                           + f"answer = {answer_expression(ex)}\nrecfair.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
                     w.md(_open_note(book, chapter, ex, rubric=True))
             else:
