@@ -16,7 +16,7 @@ A page fails on:
   width);
 * a formula that is clipped: inline or display, at any of the three widths, part of it is hidden
   by a box that does not scroll (``overflow: hidden``), e.g. an admonition;
-* a control that does not change its output: every control of every ``recfair.widgets``
+* a control that does not change its output: every control of every ``recfair.book.widgets``
   explorer is moved and its visible output must change; a live-only block must show a disabled
   box; an ipywidgets control on a static page cannot respond and is reported;
 * a button that does not work: every button of every explorer and live-only box is clicked
@@ -25,7 +25,7 @@ A page fails on:
 * a figure whose text a phone would shrink below 9 px: at 390 px every figure image is shown at
   no less than the scale that keeps the book's smallest figure text (11 pt, at the 100 dpi of a
   chapter's figures or the 80 dpi of an explorer's) 9 px high (a figure too wide for a phone
-  needs a phone layout: ``recfair.plotting.stacked``, ``tau_blocks``, ``responsive``);
+  needs a phone layout: ``recfair.book.plotting.stacked``, ``tau_blocks``, ``responsive``);
 * a table of contents that does not open on a tablet (900 px) or a phone (390 px): the visible ☰
   button must open the navigation dialog with every link of the desktop sidebar;
 * "coming" said of a part that the table of contents builds;
@@ -377,7 +377,7 @@ def check_page(driver, base: str, rel: str) -> list[tuple[str, str]]:
     problems += [("widget", f"did not render: {where}") for where in probe["widgets"]]
     if probe["ipywidgetControls"]:
         problems.append(("static control", f"{probe['ipywidgetControls']} ipywidgets control(s) cannot respond "
-                                           "without a kernel: use recfair.widgets.explore or mark them live-only"))
+                                           "without a kernel: use recfair.book.widgets.explore or mark them live-only"))
     for index, what in driver.execute_script(EXPLORERS):
         problems.append(("control", f"explorer {index + 1}: {what}"))
     for sentence in driver.execute_script(COMING, toc_parts()):

@@ -86,7 +86,7 @@ def warm_up():
     top = random_top_k(40, 30, 3, seed=1)
     scores = np.linspace(0, 1, 40)
     for kind in ("jaccard", "cosine"):
-        puf(scores, similarity=UserSimilarity.from_history(hist, kind), minmax=True)
+        puf(scores, similarity=UserSimilarity.from_history(hist, similarity=kind), minmax=True)
         uf_details(top, history=hist, n_items=30, similarity=kind)
     mean_envy_user(top, relevant=rel, n_items=30)
 
@@ -107,12 +107,12 @@ def at_scale(args):
     second = np.random.default_rng(1).random(m)
     skip = set(args.skip.split(",")) if args.skip else set()
     rows = []
-    cos = UserSimilarity.from_history(hist, "cosine")
+    cos = UserSimilarity.from_history(hist, similarity="cosine")
     timed("PUF-cos, first model (+ min-max range pass)", lambda: puf(scores, similarity=cos, minmax=True), rows)
     timed("PUF-cos, next model (range cached)", lambda: puf(second, similarity=cos, minmax=True), rows)
     timed("PUF-cos without min-max", lambda: puf(second, similarity=cos), rows)
     if "JACC" not in skip:
-        jac = UserSimilarity.from_history(hist, "jaccard")
+        jac = UserSimilarity.from_history(hist, similarity="jaccard")
         timed("PUF-Jacc (one pass over all pairs)", lambda: puf(scores, similarity=jac, minmax=True), rows)
     timed("SD_ind", lambda: sd_ind(scores), rows)
     timed("ME_user", lambda: mean_envy_user(top, relevant=rel, n_items=n), rows)
@@ -136,7 +136,7 @@ def on_a_cluster(args, hist, scores):
         return
     m = hist.shape[0]
     pairs = m * (m - 1) / 2
-    local = puf(scores, similarity=UserSimilarity.from_history(hist, "jaccard"), minmax=True)
+    local = puf(scores, similarity=UserSimilarity.from_history(hist, similarity="jaccard"), minmax=True)
     print(f"\n== on a local Dask cluster: PUF-Jaccard, {m:,} users ({pairs:.3g} pairs); load average "
           f"{os.getloadavg()[0]:.1f} ==", flush=True)
     rates, cpu_rates = {}, {}
@@ -144,10 +144,10 @@ def on_a_cluster(args, hist, scores):
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=":0",
                           silence_logs=40) as cluster, Client(cluster) as client:
             # first call: the workers load the compiled kernels; not timed
-            puf(scores[:2000], similarity=UserSimilarity.from_history(hist[:2000], "jaccard"), client=client)
+            puf(scores[:2000], similarity=UserSimilarity.from_history(hist[:2000], similarity="jaccard"), client=client)
             before = client.run(time.process_time)
             start = time.perf_counter()
-            value = puf(scores, similarity=UserSimilarity.from_history(hist, "jaccard"), minmax=True, client=client)
+            value = puf(scores, similarity=UserSimilarity.from_history(hist, similarity="jaccard"), minmax=True, client=client)
             seconds = time.perf_counter() - start
             after = client.run(time.process_time)
             cpu = sum(after[w] - before[w] for w in after if w in before)
@@ -175,10 +175,10 @@ def beside_loops(args):
     scores = np.random.default_rng(2).random(m)
     cases = [
         ("PUF-Jacc (min-max)",
-         lambda: puf(scores, similarity=UserSimilarity.from_history(hist, "jaccard"), minmax=True),
+         lambda: puf(scores, similarity=UserSimilarity.from_history(hist, similarity="jaccard"), minmax=True),
          lambda: ref.puf(scores, ref.minmax_pairs(ref.jaccard_sim(hist_sets)))),
         ("PUF-cos (min-max)",
-         lambda: puf(scores, similarity=UserSimilarity.from_history(hist, "cosine"), minmax=True),
+         lambda: puf(scores, similarity=UserSimilarity.from_history(hist, similarity="cosine"), minmax=True),
          lambda: ref.puf(scores, ref.minmax_pairs(ref.cosine_sim(hist_sets)))),
         ("ME_user", lambda: mean_envy_user(top, relevant=rel, n_items=n),
          lambda: ref.mean_envy(top_lists, rel_sets, k)),

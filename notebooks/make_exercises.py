@@ -4,10 +4,10 @@ One source: every chapter's sphinx-exercise ``exercise`` and ``solution`` blocks
 ``_toc.yml`` (Foundations, Parts I-V),
 
 * ``notebooks/exercises/<part>.ipynb``: the student edition -- the exercises, the chapter code they build
-  on, an empty cell to work in and a self-check cell ``recfair.exercises.check(label, answer)``;
+  on, an empty cell to work in and a self-check cell ``recfair.book.exercises.check(label, answer)``;
 * ``notebooks/solutions/<part>.ipynb``: the instructor edition -- the same with the worked solutions and
   the checks filled in;
-* ``recfair/exercise_answers.json``: what the checks need (salted hashes of the normalised answers and
+* ``recfair/book/exercise_answers.json``: what the checks need (salted hashes of the normalised answers and
   the chapter's hints), obtained by *executing* the solutions notebooks: each check cell of the instructor
   edition records the answer its solution code computed.
 
@@ -31,7 +31,7 @@ never the answer. ``example`` shows the form of the answer (``{"name", "other na
 default ``{1, 2, 3}`` would mislead). An open question needs ``% rubric:``: what a complete answer says,
 for the teacher (the instructor edition shows it). ``% vary: name = v0 | v1 | ...`` gives a numeric
 exercise per-student variants: the solution's code begins with ``name = v0`` (the book's value), the
-notebooks set ``name`` with ``recfair.exercises.variant``, and the answer of every variant is recorded.
+notebooks set ``name`` with ``recfair.book.exercises.variant``, and the answer of every variant is recorded.
 
 Usage, from the repository root::
 
@@ -65,7 +65,7 @@ import yaml
 ROOT = Path(__file__).resolve().parents[1]
 EXERCISES_DIR = ROOT / "notebooks" / "exercises"
 SOLUTIONS_DIR = ROOT / "notebooks" / "solutions"
-STORE = ROOT / "recfair" / "exercise_answers.json"
+STORE = ROOT / "recfair" / "book" / "exercise_answers.json"
 KINDS = ("number", "numbers", "integer", "set", "list", "choice", "yes/no", "text", "open")
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
 
@@ -696,10 +696,10 @@ def install_cell(config: dict, student: str | None = None) -> str:
         f'    %pip install --quiet "recfair[plot,widgets,symbolic,recommenders] @ git+{config["repository"]}@{config["branch"]}"',
         "",
         "import recfair",
-        "import recfair.exercises",
+        "import recfair.book.exercises",
         "",
         "# Your name or student number, as your teacher gave it: some exercises then come in your own variant.",
-        f"recfair.exercises.student({name})",
+        f"recfair.book.exercises.student({name})",
     ])
 
 
@@ -760,7 +760,7 @@ def build_notebook(book: Book, part: Part, solutions: bool, *, name_solutions: b
 
     ``name_solutions=False`` leaves out where the instructor edition is (for a class that should not
     look); ``student`` fills in the student's name in the first cell (their variants); ``record`` (the
-    generator's recording copy only) replaces each check by :func:`recfair.exercises._record_answer`
+    generator's recording copy only) replaces each check by :func:`recfair.book.exercises._record_answer`
     writing to that file, runs every variant of a varied exercise, and tags each exercise's cells.
     """
     config = book.config
@@ -791,7 +791,7 @@ def build_notebook(book: Book, part: Part, solutions: bool, *, name_solutions: b
             head.append(f"- [{book.chapter_title(file)}]({book.url(file)})")
     if solutions:
         head += ["", "For the teacher: each open question ends with a **rubric** (what a complete answer says); "
-                 "`python -m recfair.exercises score FOLDER` grades a folder of submitted student notebooks."]
+                 "`python -m recfair.book.exercises score FOLDER` grades a folder of submitted student notebooks."]
     else:
         head += ["", "**How to work**: put your name (or the number your teacher gave you) into the first cell "
                  "and run it, then each chapter's setup cell before its exercises. "
@@ -832,7 +832,7 @@ def build_notebook(book: Book, part: Part, solutions: bool, *, name_solutions: b
             if vary and record:     # the store that variant() reads is being written: the book's value
                 w.code(f"{vary[0]} = {vary[1][0]!r}")
             elif vary:
-                w.code(f"{vary[0]} = recfair.exercises.variant({json.dumps(ex.label)}, {json.dumps(vary[0])})\n{vary[0]}")
+                w.code(f"{vary[0]} = recfair.book.exercises.variant({json.dumps(ex.label)}, {json.dumps(vary[0])})\n{vary[0]}")
             if solutions:
                 pieces = _solution_pieces(ex)
                 first = pieces.pop(0) if pieces and isinstance(pieces[0], str) else ""
@@ -847,13 +847,13 @@ def build_notebook(book: Book, part: Part, solutions: bool, *, name_solutions: b
                 elif self_check:
                     ask = " ".join(re.sub(r"[$`\\]", "", ex.marks.get("ask", "")).split())
                     w.code((f"# {ask}\n" if ask else "")
-                           + f"answer = {answer_expression(ex)}\nrecfair.exercises.check({json.dumps(ex.label)}, answer)")
+                           + f"answer = {answer_expression(ex)}\nrecfair.book.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
                     w.md(_open_note(book, chapter, ex, rubric=True))
             else:
                 w.code("# your work here\n")
                 if self_check:
-                    w.code(f"answer = None  # replace None by your answer\nrecfair.exercises.check({json.dumps(ex.label)}, answer)")
+                    w.code(f"answer = None  # replace None by your answer\nrecfair.book.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
                     w.md(_open_note(book, chapter, ex, rubric=False))
             if record:
@@ -865,7 +865,7 @@ def build_notebook(book: Book, part: Part, solutions: bool, *, name_solutions: b
 def _recording_cell(ex: Exercise, record: str) -> str:
     """The generator's recording of a solution's answer (every variant's, for a varied exercise)."""
     kind, options = ex.kind, _options(ex)
-    call = (f"recfair.exercises._record_answer({json.dumps(ex.label)}, answer, kind={kind!r}, options={options!r}, "
+    call = (f"recfair.book.exercises._record_answer({json.dumps(ex.label)}, answer, kind={kind!r}, options={options!r}, "
             f"path={record!r}")
     vary = vary_values(ex)
     if not vary:
@@ -1101,7 +1101,7 @@ def _seconds(cell) -> float:
 def record_answers(book: Book, parts_: list[Part]) -> tuple[dict, dict[str, float]]:
     """Execute recording copies of the parts' instructor notebooks: label -> the normalised answer its
     solution gives (a list, one per variant, for a varied exercise), and label -> seconds its solution's
-    cells took. The copies call ``recfair.exercises._record_answer`` where the committed notebooks check."""
+    cells took. The copies call ``recfair.book.exercises._record_answer`` where the committed notebooks check."""
     recorded: dict = {}
     seconds: dict[str, float] = {e.label: 0.0 for p in parts_ for f in p.files if f in book.chapters
                                  for e in book.chapters[f].exercises}     # a solution without code: 0 s
@@ -1137,7 +1137,7 @@ def build_store(book: Book, old: dict, execute_all: bool = False, run: bool = Tr
     recorded afresh (by running the parts' instructor notebooks) where it changed. Returns the store and
     the exercises still stale (when ``run`` is false)."""
     sys.path.insert(0, str(ROOT))
-    from recfair import exercises as ex_module
+    from recfair.book import exercises as ex_module
 
     todo = set(stale_answers(book, old)) if not execute_all else {
         e.label for c in book.chapters.values() for e in c.exercises if e.kind != "open"}
@@ -1232,7 +1232,7 @@ def _students(path: str | None) -> list[str]:
 def write_class_pack(book: Book, folder: Path, students: list[str]) -> int:
     """Student notebooks for a class, naming no solutions: ``folder/<part>.ipynb``, or with ``students``
     one folder per student, ``folder/<name>/<part>.ipynb``, with the name filled in (their variants);
-    ``python -m recfair.exercises score folder`` grades the folder when it comes back."""
+    ``python -m recfair.book.exercises score folder`` grades the folder when it comes back."""
     targets = [(folder / name, name) for name in students] or [(folder, None)]
     for target, name in targets:
         target.mkdir(parents=True, exist_ok=True)

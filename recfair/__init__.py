@@ -22,9 +22,9 @@ from __future__ import annotations
 import importlib
 
 from ._validation import UndefinedMeasureError, UndefinedMeasureWarning
-from .accumulate import Accumulator
-from .evaluate import evaluate, evaluate_effectiveness, evaluate_per_user, evaluate_run
-from .frames import from_frame, item_sets_from_frame, relevance_from_frame, to_frame
+from .scale.blocks import Accumulator
+from .engine import evaluate, evaluate_effectiveness, evaluate_per_user, evaluate_run
+from .io.frames import from_frame, item_sets_from_frame, relevance_from_frame, to_frame
 from .item_exposure import (ai_disparity, fraction_satisfied, fraction_satisfied_corrected, gini_index,
                             gini_index_corrected, gini_index_weighted, gini_index_weighted_corrected,
                             ii_disparity, item_entropy, item_entropy_corrected, item_entropy_defined, jain_index,
@@ -44,21 +44,23 @@ from .registry import ALL_MEASURES, REGISTRY
 from .spec import Bounds, Extremes, MeasureSpec
 from .relevance import average_precision, hit_rate, mrr, ndcg, precision, recall
 from .run import Run
-from .compare import Report, compare
+from .analysis.report import Report, compare
 from . import io
 
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("accumulate", "analysis", "bounds", "datasets", "examination", "frames", "groups", "inequality", "item_exposure",
-         "joint", "pareto", "plotting", "ranking", "recommenders", "registry", "relevance", "rerank", "scale", "spec",
-         "streaming", "symbolic",
-         "synthetic", "thesis", "users", "widgets")
+_LAZY = ("analysis", "book", "bounds", "datasets", "engine", "examination", "groups", "inequality", "item_exposure",
+         "joint", "pareto", "ranking", "recommenders", "registry", "relevance", "scale", "spec", "synthetic", "users")
+#: Short names of the services, loaded on first use: ``recfair.plotting`` is ``recfair.book.plotting``.
+_ALIASES = {"plotting": "book.plotting", "widgets": "book.widgets", "guide": "book.guide",
+            "exercises": "book.exercises", "thesis": "book.thesis", "symbolic": "book.symbolic",
+            "cli": "io.cli", "frames": "io.frames", "rerank": "recommenders.rerank"}
 
 
 def __getattr__(name):
-    if name in _LAZY:
-        return importlib.import_module(f".{name}", __name__)
+    if name in _LAZY or name in _ALIASES:
+        return importlib.import_module(f".{_ALIASES.get(name, name)}", __name__)
     raise AttributeError(f"module 'recfair' has no attribute {name!r}")
 
 

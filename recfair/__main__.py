@@ -1,8 +1,8 @@
-"""``python -m recfair``: the same command line as ``recfair`` (see :mod:`recfair.cli`)."""
+"""``python -m recfair``: the same command line as ``recfair`` (see :mod:`recfair.io.cli`)."""
 
 import sys
 
-from .cli import main
+from .io.cli import main
 
 if __name__ == "__main__":
     sys.exit(main())

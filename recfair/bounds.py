@@ -19,12 +19,12 @@ from .spec import Bounds, Extremes
 __all__ = ["Bounds", "Extremes", "achievable", "exhaustive"]
 
 
-def achievable(name: str, m: int, n: int, k: int, **params) -> Bounds:
-    """Scores of measure ``name`` at its most unfair and most fair achievable recommendations @k.
+def achievable(measure: str, m: int, n: int, k: int, **params) -> Bounds:
+    """Scores of ``measure`` at its most unfair and most fair achievable recommendations @k.
 
     Parameters
     ----------
-    name : str
+    measure : str
         A canonical measure name with achievable bounds (``REGISTRY[name].achievable`` is set):
         every Part I measure, and the joint measures IAA, IFD and II-F (ori and our).
     m, n, k : int
@@ -46,18 +46,18 @@ def achievable(name: str, m: int, n: int, k: int, **params) -> Bounds:
     >>> achievable("IAA_our", 2, 10, 2, n_relevant=[1, 3])
     Bounds(most_unfair=1.0, most_fair=0.0)
     """
-    spec = get(name)
+    spec = get(measure)
     if spec.achievable is None:
-        raise ValueError(f"{name} has no achievable bounds (see REGISTRY[{name!r}].undefined and its chapter).")
+        raise ValueError(f"{measure} has no achievable bounds (see REGISTRY[{measure!r}].undefined and its chapter).")
     return spec.achievable(m, n, k, **params)
 
 
-def exhaustive(name: str, m: int, n: int, k: int, **params) -> Extremes:
-    """Exact smallest and largest value of measure ``name`` over every recommendation at tiny sizes.
+def exhaustive(measure: str, m: int, n: int, k: int, **params) -> Extremes:
+    """Exact smallest and largest value of ``measure`` over every recommendation at tiny sizes.
 
     Parameters
     ----------
-    name : str
+    measure : str
         A canonical measure name whose record has an exhaustive search (every Part I and Part II
         measure).
     m, n, k : int
@@ -79,7 +79,7 @@ def exhaustive(name: str, m: int, n: int, k: int, **params) -> Extremes:
     >>> exhaustive("IAA_our", 1, 4, 2, relevant=[[0, 1]])    # corrected IAA spans [0, 1]
     Extremes(low=0.0, high=1.0)
     """
-    spec = get(name)
+    spec = get(measure)
     if spec.exhaustive is None:
-        raise ValueError(f"{name} has no exhaustive search.")
+        raise ValueError(f"{measure} has no exhaustive search.")
     return spec.exhaustive(m, n, k, **params)

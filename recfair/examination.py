@@ -78,7 +78,7 @@ def dcg(positions) -> np.ndarray:
     return 1.0 / np.log2(_positions(positions) + 1.0)
 
 
-def rbp(positions, gamma: float = 0.8) -> np.ndarray:
+def rbp(positions, *, gamma: float = 0.8) -> np.ndarray:
     r"""Rank-biased precision patience :math:`\gamma^{\,p-1}`, with :math:`0 < \gamma < 1`.
 
     >>> rbp([1, 2, 3], gamma=0.8).round(2).tolist()

@@ -104,7 +104,7 @@ def table(family: str | None = None) -> pd.DataFrame:
     return pd.DataFrame(rows).set_index("measure")
 
 
-def with_directions(frame, axis: int = 0):
+def with_directions(frame, *, axis: int = 0):
     """Prefix each measure name of a table's labels with its direction (``"↑ NDCG"``, ``"↓ Gini_ori"``).
 
     For the book's result tables, where measures are the rows (``axis=0``) or the columns

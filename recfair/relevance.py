@@ -92,15 +92,15 @@ def mean_from_sum(name: str, total: float, *, n_users: int, n_undefined: int, on
     return float(total / n_users)
 
 
-def per_user_from_hits(name: str, hits, n_relevant) -> np.ndarray:
-    """Per-user values of the relevance measure ``name`` from hit flags alone.
+def per_user_from_hits(measure: str, hits, n_relevant) -> np.ndarray:
+    """Per-user values of the relevance measure ``measure`` from hit flags alone.
 
     For callers that know where the relevant items sit without holding the lists, e.g. the
     Paper 4 frontier (:mod:`recfair.pareto`), which tabulates every hit pattern it can meet.
 
     Parameters
     ----------
-    name : {"HR", "MRR", "P", "R", "MAP", "NDCG"}
+    measure : {"HR", "MRR", "P", "R", "MAP", "NDCG"}
     hits : array-like of bool, shape (n_users, k)
         ``hits[u, j]``: is the item at rank ``j + 1`` of user ``u``'s list relevant?
     n_relevant : array-like of int, shape (n_users,)
@@ -113,8 +113,8 @@ def per_user_from_hits(name: str, hits, n_relevant) -> np.ndarray:
     """
     kernels = {"HR": _hr_per_user, "MRR": _mrr_per_user, "P": _precision_per_user, "R": _recall_per_user,
                "MAP": _ap_per_user, "NDCG": _ndcg_per_user}
-    if name not in kernels:
-        raise ValueError(f"per_user_from_hits computes {', '.join(kernels)}; got {name!r}.")
+    if measure not in kernels:
+        raise ValueError(f"per_user_from_hits computes {', '.join(kernels)}; got {measure!r}.")
     hits = np.asarray(hits)
     if hits.ndim != 2 or hits.dtype != bool:
         raise TypeError(f"hits must be a 2-D boolean array (n_users, k), got {hits.dtype} with shape {hits.shape}.")
@@ -129,7 +129,7 @@ def per_user_from_hits(name: str, hits, n_relevant) -> np.ndarray:
 
     view = _Hits()
     view.hits, view.k, view.n_relevant = hits, hits.shape[1], n_relevant.astype(np.int64)
-    return kernels[name](view)
+    return kernels[measure](view)
 
 
 def _public(name: str, kernel, top_k, relevant, n_items, k, on_undefined) -> float:
@@ -354,7 +354,7 @@ RECORDS = (
 BASES = {s.key: s.per_user for s in RECORDS if s.per_user is not None}
 
 
-def per_user_effectiveness(run: Run, base: str = "NDCG") -> np.ndarray:
+def per_user_effectiveness(run: Run, *, base: str = "NDCG") -> np.ndarray:
     """Effectiveness S(u) of every user of a run: the per-user values of relevance measure ``base``.
 
     The user-fairness measures of Parts IV and V take this vector (``effectiveness``); a user
@@ -373,7 +373,7 @@ def per_user_effectiveness(run: Run, base: str = "NDCG") -> np.ndarray:
 
     Examples
     --------
-    >>> per_user_effectiveness(Run([[0, 1], [2, 3]], 4, relevant=[[1], [0]]), "P").tolist()
+    >>> per_user_effectiveness(Run([[0, 1], [2, 3]], 4, relevant=[[1], [0]]), base="P").tolist()
     [0.5, 0.0]
     """
     if not isinstance(base, str) or base not in BASES:

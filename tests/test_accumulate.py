@@ -9,7 +9,7 @@ import pandas as pd
 import pytest
 
 import recfair as rf
-from recfair.accumulate import ACCUMULABLE, NOT_ACCUMULABLE
+from recfair.scale.blocks import ACCUMULABLE, NOT_ACCUMULABLE
 
 
 def _run(m=240, n=60, k=6, seed=0):

@@ -54,7 +54,7 @@ def test_kendall_errors_and_constant():
 def test_heatmap_draws():
     import matplotlib
     matplotlib.use("Agg")
-    from recfair.plotting import tau_heatmap
+    from recfair.book.plotting import tau_heatmap
     results = pd.DataFrame({"NDCG": [0.1, 0.3, 0.2, 0.4], "P": [0.05, 0.2, 0.1, 0.3], "MRR": [0.3, 0.1, 0.2, 0.4]})
     tau, _, sig = kendall_matrix(results)
     ax = tau_heatmap(tau, sig)

@@ -1,15 +1,22 @@
-"""The library's import rules (``recfair/README.md``), checked on the source.
+"""The library's layers and import rules (``recfair/README.md``), checked on the source.
 
 Every ``.py`` file under ``recfair/`` is parsed; every import statement counts, at module level
-and inside functions alike, relative imports resolved. Modules are classified:
+and inside functions alike, relative imports resolved. Modules are classified by layer, from the
+bottom up (a layer is what a module may import, a folder is the role a reader looks for):
 
-* **core** (:data:`CORE`): imports only core modules;
-* **collectors** (:data:`COLLECTORS`: the registry, ``evaluate``, ``bounds``): core, parts, collectors;
-* **parts**: every subpackage that is not a service (``recfair.item_exposure``, ``recfair.joint``,
+* **core** (:data:`CORE`): imports only core modules. Two core modules live in the folder of
+  their role: ``io/frames.py`` (the pandas adapters of the run contract) and ``scale/_distributed.py``
+  (the Dask plumbing, which knows no measure; Part IV's pairwise kernels use it);
+* **symbolic** (:data:`SYMBOLIC`: ``book/symbolic.py``, the sympy toolkit): imports only the core,
+  and below the services only the parts' ``derivations`` modules import it;
+* **parts**: every subpackage that is not a layer of its own (``recfair.item_exposure``, ``recfair.joint``,
   ``recfair.pareto`` ...): the core, modules of the same part, and the public package (its
   ``__init__``, never a submodule) of an *earlier* part of the book (:data:`PART_ORDER`): Part III's
   frontier is built from Part I's measures;
-* **services** (:data:`SERVICES`): anything but the top-level package;
+* **engine** (:data:`ENGINE`: the registry, ``engine``, ``bounds`` and the ``scale`` package):
+  the core, the parts and each other. They are the only modules that know every part;
+* **services** (:data:`SERVICES`: ``io``, ``analysis``, ``datasets``, ``recommenders``, ``book``):
+  anything but the top-level package;
 * the top-level package ``recfair`` itself may import anything.
 
 A new top-level module must be added to one of the sets; a new subpackage is a part.
@@ -25,16 +32,19 @@ import pytest
 
 ROOT = Path(__file__).parents[1] / "recfair"
 CORE = {"recfair._validation", "recfair._docs", "recfair.spec", "recfair.run", "recfair.ranking", "recfair.inequality",
-        "recfair.examination", "recfair.relevance", "recfair.frames", "recfair.symbolic", "recfair.synthetic",
-        "recfair._distributed"}
-COLLECTORS = {"recfair.registry", "recfair.evaluate", "recfair.bounds", "recfair.accumulate", "recfair.streaming",
-              "recfair.scale"}
+        "recfair.examination", "recfair.relevance", "recfair.synthetic",
+        "recfair.io.frames", "recfair.scale._distributed"}
+#: The sympy toolkit: a service module that the parts' ``derivations`` modules (and only they, below the services) import.
+SYMBOLIC = {"recfair.book.symbolic"}
+#: Modules and packages of the engine layer: they know every part.
+ENGINE = {"recfair.registry", "recfair.engine", "recfair.bounds", "recfair.scale"}
 #: The parts in the book's order; a part may import the public package of an earlier one.
 PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups")
-SERVICES = {"recfair.datasets", "recfair.recommenders", "recfair.rerank", "recfair.analysis", "recfair.plotting",
-            "recfair.widgets", "recfair._interactive", "recfair.thesis", "recfair.guide"}
-# reading other tools' run files, comparing runs, the command line; the classroom notebooks' self-checks
-SERVICES |= {"recfair.io", "recfair.compare", "recfair.cli", "recfair.__main__", "recfair.exercises"}
+#: Packages (and modules) of the services: input/output, analysis of runs, data, recommenders, the book's services.
+SERVICES = {"recfair.io", "recfair.analysis", "recfair.datasets", "recfair.recommenders", "recfair.book",
+            "recfair.__main__"}
+#: At most this many modules directly under ``recfair/`` (``__init__`` and ``__main__`` included).
+MAX_TOP_LEVEL = 16
 
 
 def _module_name(path: Path) -> str:
@@ -124,15 +134,18 @@ def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
 
 
 def classify(module: str) -> str:
+    """The layer of a module: root, core, symbolic, engine, service or ``part:<package>``."""
     if module == "recfair":
         return "root"
     top = ".".join(module.split(".")[:2])
-    if top in SERVICES:
-        return "service"
     if module in CORE:
         return "core"
-    if module in COLLECTORS:
-        return "collector"
+    if module in SYMBOLIC:
+        return "symbolic"
+    if module in ENGINE or top in ENGINE:
+        return "engine"
+    if module in SERVICES or top in SERVICES:
+        return "service"
     if (ROOT / top.split(".")[1]).is_dir():
         return f"part:{top}"
     return "unclassified"
@@ -145,7 +158,7 @@ def test_cycle_finder_detects_a_cycle():
 
 def test_the_graph_sees_function_level_and_relative_imports():
     edges = graph()
-    assert "recfair.registry" in edges["recfair.evaluate"]
+    assert "recfair.registry" in edges["recfair.engine"]
     assert "recfair.item_exposure.measures" in edges["recfair.item_exposure.records"]
     assert "recfair._validation" in edges["recfair.item_exposure.measures"]
 
@@ -157,26 +170,98 @@ def test_no_import_cycle():
 
 def test_every_module_is_classified():
     unclassified = [m for m in discover() if classify(m) == "unclassified"]
-    assert not unclassified, (f"classify {unclassified} in tests/test_architecture.py (CORE, COLLECTORS or "
+    assert not unclassified, (f"classify {unclassified} in tests/test_architecture.py (CORE, ENGINE or "
                               "SERVICES) and in recfair/README.md")
+
+
+def layer_problems(module: str, kind: str, target: str, target_kind: str) -> list[str]:
+    """What is wrong with ``module`` (of layer ``kind``) importing ``target`` (of layer ``target_kind``)."""
+    if kind == "core" and target_kind != "core":
+        return [f"{target} ({target_kind}): core modules import only core modules"]
+    if kind == "symbolic" and target_kind != "core":
+        return [f"{target} ({target_kind}): the sympy toolkit imports only the core"]
+    if target_kind == "symbolic" and kind.startswith("part:"):
+        if module.rpartition(".")[2] != "derivations":
+            return [f"{target}: of a part, only its `derivations` module imports the sympy toolkit"]
+        return []
+    if kind.startswith("part:") and target_kind not in ("core", kind) and not _earlier_part_api(kind, target):
+        return [f"{target} ({target_kind}): a part imports only the core, its own modules and the "
+                "public package of an earlier part"]
+    if kind == "engine" and target_kind not in ("core", "engine") and not target_kind.startswith("part:"):
+        return [f"{target} ({target_kind}): the engine imports only the core, the parts and the engine"]
+    if kind == "service" and target_kind == "root":
+        return [f"{target}: services do not import the top-level package"]
+    return []
 
 
 @pytest.mark.parametrize("module", sorted(discover()))
 def test_layering(module):
     kind = classify(module)
-    bad = []
-    for target in sorted(graph_cache()[module]):
-        target_kind = classify(target)
-        if kind == "core" and target_kind != "core":
-            bad.append(f"{target} ({target_kind}): core modules import only core modules")
-        elif kind.startswith("part:") and target_kind not in ("core", kind) and not _earlier_part_api(kind, target):
-            bad.append(f"{target} ({target_kind}): a part imports only the core, its own modules and the "
-                       "public package of an earlier part")
-        elif kind == "collector" and target_kind not in ("core", "collector") and not target_kind.startswith("part:"):
-            bad.append(f"{target} ({target_kind}): collectors import only the core, the parts and collectors")
-        elif kind == "service" and target_kind == "root":
-            bad.append(f"{target}: services do not import the top-level package")
+    bad = [problem for target in sorted(graph_cache()[module])
+           for problem in layer_problems(module, kind, target, classify(target))]
     assert not bad, f"{module} ({kind}) imports " + "; ".join(bad)
+
+
+def test_the_layer_rules_catch_violations():
+    assert classify("recfair.io.frames") == "core" and classify("recfair.io.files") == "service"
+    assert classify("recfair.scale._distributed") == "core" and classify("recfair.scale.blocks") == "engine"
+    assert classify("recfair.book.symbolic") == "symbolic" and classify("recfair.book.plotting") == "service"
+    assert classify("recfair.engine") == "engine" and classify("recfair.joint.measures") == "part:recfair.joint"
+    assert layer_problems("recfair.run", "core", "recfair.registry", "engine")
+    assert not layer_problems("recfair.joint.derivations", "part:recfair.joint", "recfair.book.symbolic", "symbolic")
+    assert layer_problems("recfair.joint.measures", "part:recfair.joint", "recfair.book.symbolic", "symbolic")
+    assert layer_problems("recfair.joint.measures", "part:recfair.joint", "recfair.book.plotting", "service")
+    assert layer_problems("recfair.book.symbolic", "symbolic", "recfair.registry", "engine")
+    assert layer_problems("recfair.engine", "engine", "recfair.io.files", "service")
+    assert not layer_problems("recfair.engine", "engine", "recfair.scale.cluster", "engine")
+    assert layer_problems("recfair.book.guide", "service", "recfair", "root")
+
+
+def test_at_most_16_modules_at_the_top():
+    """The folder listing shows the roles: the core and the engine at the top, everything else in a subpackage."""
+    top = sorted(p.name for p in ROOT.glob("*.py"))
+    assert len(top) <= MAX_TOP_LEVEL, f"{len(top)} modules directly under recfair/ (at most {MAX_TOP_LEVEL}): {top}"
+    for name in ("io", "scale", "book", "analysis"):
+        assert (ROOT / name / "__init__.py").exists(), name
+    kinds = {classify(_module_name(p)) for p in ROOT.glob("*.py")}
+    assert kinds <= {"root", "core", "engine", "service"}, kinds     # __main__ is the one service at the top
+
+
+def test_no_module_is_named_like_what_it_exports():
+    """``import recfair.x.y`` gives a module, never a function: no module defines a function or class of its own
+    name, and no package binds a submodule's name to anything but that submodule."""
+    import sys
+
+    bad = []
+    for name in sorted(discover()):
+        parent, _, leaf = name.rpartition(".")
+        if not parent or leaf.startswith("_"):
+            continue
+        module = importlib.import_module(name)
+        own = vars(module).get(leaf)
+        if (inspect.isfunction(own) or inspect.isclass(own)):
+            bad.append(f"{name} defines {leaf}")
+        if getattr(sys.modules[parent], leaf) is not module:
+            bad.append(f"{parent}.{leaf} is not the module {name}")
+    assert not bad, "\n".join(bad)
+    import recfair
+    assert inspect.isfunction(recfair.evaluate) and inspect.isfunction(recfair.compare)
+
+
+def test_every_documented_attribute_of_the_package_resolves():
+    """``recfair.X`` for every name in ``__all__``, every subpackage and module at the top, and the services'
+    short names (``rf.plotting``, ``rf.widgets``, ``rf.guide``, ``rf.exercises``, ``rf.cli`` ...)."""
+    import recfair
+
+    names = set(recfair.__all__) | set(recfair._ALIASES) | set(recfair._LAZY)
+    names |= {p.stem for p in ROOT.glob("*.py") if not p.stem.startswith("_")}
+    names |= {p.name for p in ROOT.iterdir() if (p / "__init__.py").exists()}
+    missing = [n for n in sorted(names) if getattr(recfair, n, None) is None]
+    assert not missing, missing
+    for short, target in recfair._ALIASES.items():
+        assert getattr(recfair, short) is importlib.import_module(f"recfair.{target}"), short
+    with pytest.raises(AttributeError):
+        recfair.no_such_attribute
 
 
 def _earlier_part_api(kind: str, target: str) -> bool:
@@ -329,7 +414,7 @@ def test_every_record_is_reachable_from_its_part_and_the_top_level():
 def test_the_package_layout_matches_the_book():
     """One subpackage per part of the book (Parts I-V), each with the same kinds of modules."""
     parts = [p.name for p in sorted(ROOT.iterdir()) if p.is_dir() and (p / "__init__.py").exists()
-             and f"recfair.{p.name}" not in SERVICES]
+             and classify(f"recfair.{p.name}").startswith("part:")]
     assert sorted(f"recfair.{p}" for p in parts) == sorted(PART_ORDER)
     for part in PART_ORDER:
         folder = ROOT / part.split(".")[1]
@@ -357,3 +442,188 @@ def test_one_vocabulary():
         if "similarity" in params and params["similarity"].kind is not inspect.Parameter.KEYWORD_ONLY:
             assert next(iter(params)) == "similarity", f"{qualname}: similarity keyword-only unless it is the data"
         assert "kind" not in params or "similarity" not in func.__name__, qualname
+
+
+# ============================================================================ signatures: data positional, options keyword-only
+
+import dataclasses  # noqa: E402
+
+#: Sizes: a function whose positional parameters are all sizes takes them positionally, defaults included
+#: (the bound formulas, the extreme-run generators, ``atkinson_identity(n_groups=3)``, ``rows_with_legends(nrows, ncols)``).
+SIZE_NAMES = {"m", "n", "k", "n_users", "n_items", "R", "n_groups", "nrows", "ncols"}
+#: Optional data: may stay positional with a default (``full_ranking(scores, history=None)``, ``split.relevant(users)``).
+OPTIONAL_DATA = DATA | {"significant", "narrow", "users"}
+#: The explicit exceptions: qualified name -> why a parameter with a default stays positional.
+SIGNATURE_EXCEPTIONS = {
+    "recfair.registry.names": "the family is what is looked up: names('joint')",
+    "recfair.registry.table": "the family is what is looked up: table('joint')",
+    "recfair.book.thesis.dataset_statistics": "the paper is what is looked up: its published table",
+    "recfair.book.thesis.paper1_results": "the dataset is what is looked up: Paper 1's table for it",
+    "recfair.book.thesis.paper2_results": "the dataset is what is looked up: Paper 2's table for it",
+    "recfair.book.thesis.paper5_results": "the dataset is what is looked up: Paper 5's table for it",
+    "recfair.book.thesis.paper6_results": "the relevance measure is what is looked up: Paper 6's table for it",
+    "recfair.io.cli.main": "argv is the data: the command line, as every console entry point takes it",
+    "recfair.book.plotting.legend_below": "fig and ax are the subject: the figure and axes the legend goes under",
+    "recfair.run.Run": "n_items is a run's data: a run is its lists and its catalogue size (the contract)",
+    "recfair.users.similarity.UserSimilarity": "built by from_history / from_matrix; the constructor's `kind` records "
+                                               "the source ('jaccard', 'cosine' or 'matrix'), not a similarity",
+    "recfair.datasets._split.Split.matrix": "the part is what is looked up: split.matrix('train')",
+    "recfair.datasets._registry.DatasetInfo.archive": "the source is what is looked up: info.archive('grouplens')",
+    "recfair.scale.cluster.wants": "engine plumbing, rewritten with the plan/evaluate engine (branch i24-engine)",
+    "recfair.scale.cluster.partitions": "engine plumbing, rewritten with the plan/evaluate engine (branch i24-engine)",
+}
+
+
+def public_callables():
+    """Every public function and class of the package and its public modules: (qualified name, object)."""
+    seen, out = set(), []
+    for name in sorted(discover()):
+        if any(part.startswith("_") for part in name.split(".")[1:]):
+            continue
+        module = importlib.import_module(name)
+        names = getattr(module, "__all__", None) or [n for n in vars(module) if not n.startswith("_")]
+        for attr in names:
+            obj = getattr(module, attr, None)
+            if not (inspect.isfunction(obj) or inspect.isclass(obj)) or id(obj) in seen:
+                continue
+            if not getattr(obj, "__module__", "").startswith("recfair") or issubclass_safe(obj, BaseException):
+                continue
+            seen.add(id(obj))
+            out.append((f"{obj.__module__}.{obj.__qualname__}", obj))
+    return out
+
+
+def issubclass_safe(obj, cls) -> bool:
+    return inspect.isclass(obj) and issubclass(obj, cls)
+
+
+def option_problems(qualname: str, obj) -> list[str]:
+    """Data positional, everything else keyword-only: after the required (data) parameters, no positional
+    parameter with a default unless it is optional data, the function takes sizes alone, or it is a listed exception.
+    A record's constructor (a dataclass or named tuple) lists its fields and is exempt: a record is data."""
+    if qualname in SIGNATURE_EXCEPTIONS or _is_record(obj):
+        return []
+    try:
+        params = list(inspect.signature(obj).parameters.values())
+    except (TypeError, ValueError):
+        return []
+    positional = [p for p in params if p.kind in (p.POSITIONAL_ONLY, p.POSITIONAL_OR_KEYWORD)
+                  and p.name not in ("self", "cls")]
+    if positional and all(p.name in SIZE_NAMES for p in positional):
+        return []
+    bad = [p.name for p in positional if p.default is not p.empty and p.name not in OPTIONAL_DATA]
+    return [f"{qualname}{inspect.signature(obj)}: make {bad} keyword-only (data positional, options keyword-only)"] \
+        if bad else []
+
+
+def _is_record(obj) -> bool:
+    return dataclasses.is_dataclass(obj) or hasattr(obj, "_fields")
+
+
+def test_every_public_function_and_class_takes_options_by_keyword():
+    problems = [p for qualname, obj in public_callables() for p in option_problems(qualname, obj)]
+    # the classes also follow the vocabulary rules of the functions (n_items, k, seed ... keyword-only), but a
+    # record's fields and a Run's catalogue size are its data
+    problems += [p for qualname, obj in public_callables() if inspect.isclass(obj) and not _is_record(obj)
+                 and qualname not in SIGNATURE_EXCEPTIONS for p in _signature_problems(qualname, obj)]
+    problems += [p for qualname, method in public_methods() for p in option_problems(qualname, method)]
+    assert not problems, "\n".join(problems)
+    known = {q for q, _ in public_callables()} | {q for q, _ in public_methods()}
+    stale = {q for q, why in SIGNATURE_EXCEPTIONS.items() if "i24-engine" not in why} - known
+    assert not stale, f"exceptions that name nothing public: {sorted(stale)}"
+
+
+def public_methods():
+    """The public methods of the public classes, class and static methods included: (qualified name, function)."""
+    out = []
+    for qualname, cls in public_callables():
+        if not inspect.isclass(cls):
+            continue
+        for name, member in vars(cls).items():
+            func = member.__func__ if isinstance(member, (classmethod, staticmethod)) else member
+            if not name.startswith("_") and inspect.isfunction(func):
+                out.append((f"{qualname}.{name}", func))
+    return out
+
+
+def test_the_option_check_catches_violations():
+    def bound(n, k, R, gamma=0.8):
+        """An option after the sizes."""
+
+    def sizes(m, n, k=3):
+        """Sizes alone."""
+
+    def lookup(run, base="NDCG"):
+        """An option after the data."""
+
+    def optional_data(scores, history=None, *, k=None):
+        """Optional data."""
+
+    class Model:
+        def __init__(self, corpus, n=3):
+            self.n = n
+
+    @dataclasses.dataclass
+    class Record:
+        name: str
+        info: str = ""
+
+    assert option_problems("bound", bound) and option_problems("lookup", lookup)
+    assert option_problems("Model", Model)
+    assert not option_problems("sizes", sizes) and not option_problems("optional_data", optional_data)
+    assert not option_problems("Record", Record)
+
+
+def test_the_run_takes_what_defines_it_positionally():
+    """``Run(top_k, n_items, *, ...)``: a run *is* its lists and its catalogue size (the contract), so both are
+    its data; everything a run may carry besides is keyword-only."""
+    import recfair
+
+    params = inspect.signature(recfair.Run).parameters
+    positional = [p for p in params.values() if p.kind is p.POSITIONAL_OR_KEYWORD]
+    assert [p.name for p in positional] == ["top_k", "n_items"]
+    assert all(p.default is p.empty for p in positional)
+
+
+# ============================================================================ one name each
+
+#: One name each (recfair/README.md, "One meaning per name"): the argument naming a measure is ``measure``, the
+#: number of a user's relevant items ``n_relevant``, the users' sensitive attributes ``user_attributes``.
+RENAMED = {"R": "n_relevant", "attributes": "user_attributes", "key": "measure"}
+#: Modules where a ``name`` argument would name a measure (elsewhere it names a dataset, a model, a run ...).
+MEASURE_MODULES = ("recfair.registry", "recfair.bounds", "recfair.relevance", "recfair.item_exposure", "recfair.joint",
+                   "recfair.pareto", "recfair.users", "recfair.groups", "recfair.book.plotting", "recfair.book.guide",
+                   "recfair.book.widgets")
+#: Listed exceptions: qualified name -> why it keeps its argument's name for now.
+NAME_EXCEPTIONS = {
+    "recfair.registry.get": "rewritten with the one plan (unknown names get suggestions, branch i24-engine)",
+    "recfair.item_exposure.measures.compute": "one of the six ways to compute a measure that the one engine replaces",
+    "recfair.item_exposure.measures.from_count_summary": "the one engine's per-item-sums path replaces it",
+    "recfair.item_exposure.measures.from_rank_counts": "the one engine's per-item-sums path replaces it",
+    "recfair.item_exposure.resample.linear_form": "compare's resampling form, replaced by the records' computation shapes",
+    "recfair.joint.measures.compute": "one of the six ways to compute a measure that the one engine replaces",
+    "recfair.joint.measures.per_user": "one of the six ways to compute a measure that the one engine replaces",
+    "recfair.spec.MeasureSpec": "a record: its field ``key`` is the canonical name (the records' names stay)",
+    "recfair.book.symbolic.Derivation": "a record: ``key`` is the derivation's identifier, ``measure`` its measure",
+}
+
+
+def name_problems(qualname: str, obj) -> list[str]:
+    if qualname in NAME_EXCEPTIONS:
+        return []
+    try:
+        params = inspect.signature(obj).parameters
+    except (TypeError, ValueError):
+        return []
+    out = [f"{qualname}: `{old}` is called `{new}`" for old, new in RENAMED.items() if old in params]
+    if qualname.startswith(MEASURE_MODULES) and "name" in params:
+        out.append(f"{qualname}: the argument naming a measure is `measure`, not `name`")
+    return out
+
+
+def test_one_name_for_the_measure_the_relevant_count_and_the_sensitive_attributes():
+    problems = [p for qualname, obj in public_callables() for p in name_problems(qualname, obj)]
+    assert not problems, "\n".join(problems)
+    assert name_problems("recfair.bounds.achievable_like", lambda name, m, n, k: None)
+    assert name_problems("recfair.joint.bounds.f", lambda n, k, R: None)
+    assert not name_problems("recfair.datasets.load", lambda name: None)

@@ -105,7 +105,7 @@ def test_vocd_upper_bound_holds_and_zero_is_reached(m, n, k, beta):
     if math.isnan(high):       # |A| = 0 everywhere (e.g. n = 1)
         assert n == 1 or (k == 1 and n == 1)
         return
-    assert high <= bounds.vocd_upper_bound(m, beta) + EXACT
+    assert high <= bounds.vocd_upper_bound(m, beta=beta) + EXACT
     assert low == 0.0 or k == 1
 
 
@@ -117,7 +117,7 @@ def test_vocd_upper_bound_is_not_reached_with_all_pairs_similar():
 @pytest.mark.parametrize("m, n, k", GRID)
 @pytest.mark.parametrize("gamma", [0.5, 0.8])
 def test_iid_is_constant_and_bounds_aid_in_one_round(m, n, k, gamma):
-    constant = bounds.iid_single_round(n, k, gamma)
+    constant = bounds.iid_single_round(n, k, gamma=gamma)
     assert search.exhaustive("II-D", m, n, k, gamma=gamma) == pytest.approx((constant, constant), abs=1e-15)
     low, high = search.exhaustive("AI-D", m, n, k, gamma=gamma)
     assert high == pytest.approx(constant, abs=1e-15) and low >= 0.0
@@ -245,15 +245,15 @@ def test_achievable_original_names():
     m, n, k = 4, 7, 3
     assert bounds.achievable("Jain_ori", m, n, k) == Bounds(k / n, bounds.jain_most_fair(m, n, k))
     assert bounds.achievable("QF_ori", m, n, k) == Bounds(k / n, 1.0)
-    assert bounds.achievable("Ent_ori", m, n, k, base=2) == Bounds(bounds.ent_most_unfair(m, n, k, 2),
-                                                                   bounds.ent_most_fair(m, n, k, 2))
+    assert bounds.achievable("Ent_ori", m, n, k, base=2) == Bounds(bounds.ent_most_unfair(m, n, k, base=2),
+                                                                   bounds.ent_most_fair(m, n, k, base=2))
     assert bounds.achievable("Gini_ori", m, n, k) == Bounds(1 - k / n, bounds.gini_most_fair(m, n, k))
     assert bounds.achievable("Gini-w_ori", m, n, k) == Bounds(bounds.gini_w_most_unfair(m, n, k), 0.0)  # km > n
     assert bounds.achievable("Gini-w_ori", 2, 7, 3) == Bounds(bounds.gini_w_most_unfair(2, 7, 3),
                                                               bounds.gini_w_most_fair(2, 7, 3))
     assert bounds.achievable("FSat_ori", m, n, k) == Bounds(k / n, 1.0)
     assert bounds.achievable("VoCD", m, n, k, beta=0.25) == Bounds(0.5, 0.0)
-    c = bounds.iid_single_round(n, k, 0.5)
+    c = bounds.iid_single_round(n, k, gamma=0.5)
     assert bounds.achievable("II-D", m, n, k, gamma=0.5) == Bounds(c, c)
     assert bounds.achievable("AI-D", m, n, k, gamma=0.5) == Bounds(c, 0.0)
 

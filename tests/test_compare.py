@@ -12,7 +12,7 @@ from scipy import stats
 import recfair as rf
 import importlib
 
-cmp = importlib.import_module("recfair.compare")
+cmp = importlib.import_module("recfair.analysis.report")
 from recfair.registry import names
 
 
@@ -136,9 +136,9 @@ def test_paired_t_and_wilcoxon_for_means_and_permutation_otherwise(small):
 
 def test_holm_and_bh_corrections():
     p = np.array([0.01, 0.04, 0.03, 0.2, np.nan])
-    np.testing.assert_allclose(cmp.adjust(p, "holm"), [0.04, 0.09, 0.09, 0.2, np.nan])
-    np.testing.assert_allclose(cmp.adjust(p, "bh"), rf.analysis.benjamini_hochberg(p)[1])
-    np.testing.assert_allclose(cmp.adjust(p, "none"), p)
+    np.testing.assert_allclose(cmp.adjust(p, method="holm"), [0.04, 0.09, 0.09, 0.2, np.nan])
+    np.testing.assert_allclose(cmp.adjust(p, method="bh"), rf.analysis.benjamini_hochberg(p)[1])
+    np.testing.assert_allclose(cmp.adjust(p, method="none"), p)
 
 
 def test_report_outputs(small):

@@ -11,7 +11,7 @@ import pandas as pd
 import pytest
 
 import recfair as rf
-from recfair.accumulate import ACCUMULABLE
+from recfair.scale.blocks import ACCUMULABLE
 
 distributed = pytest.importorskip("distributed")
 
@@ -109,14 +109,14 @@ def test_dask_dataframe_with_a_client(client):
 def _slow_block(block, **kwargs):
     import time
 
-    from recfair.scale import _accumulate_rows
+    from recfair.scale.cluster import _accumulate_rows
 
     time.sleep(0.3)
     return _accumulate_rows(block, **kwargs)
 
 
 def test_a_worker_killed_mid_computation_changes_nothing(client, monkeypatch):
-    import recfair.scale as scale
+    import recfair.scale.cluster as scale
 
     names = ["NDCG", "P", "Gini_our", "Jain_ori", "IAA_ori"]
     local = rf.evaluate(DATA["top_k"], n_items=N, measures=names, relevant=DATA["relevant"])

@@ -154,7 +154,7 @@ def test_lastfm_thesis_statistics_after_5_core(shared_data):
 
 
 def test_lastfm_paper1_split_matches_thesis_test_items(shared_data):
-    split = load_split("lastfm", "paper1", download=False)
+    split = load_split("lastfm", protocol="paper1", download=False)
     assert (split.n_users, split.n_items) == (1859, 2823)
     per_user = np.bincount(split.test["user"])
     # Paper 1: 104 users with 1 test item, 220 with 2, 488 with 3, 974 with 4, 73 with 5
@@ -162,7 +162,7 @@ def test_lastfm_paper1_split_matches_thesis_test_items(shared_data):
 
 
 def test_ml100k_protocols_on_real_data(shared_data):
-    paper1 = load_split("ml-100k", "paper1", download=False)
+    paper1 = load_split("ml-100k", protocol="paper1", download=False)
     user_attributes = paper1.user_attributes
     assert len(user_attributes) == paper1.n_users and user_attributes.loc[0, "user_id"] == paper1.user_ids[0]
     assert paper1.item_metadata.loc[0, "item_id"] == paper1.item_ids[0]
@@ -171,11 +171,11 @@ def test_ml100k_protocols_on_real_data(shared_data):
     for part in ("valid", "test"):  # per-user temporal: no user's held-out item precedes its training items
         later = getattr(paper1, part).groupby("user")["timestamp"].min()
         assert (paper1.train.groupby("user")["timestamp"].max().loc[later.index] <= later).all()
-    paper2 = load_split("ml-100k", "paper2", download=False)
+    paper2 = load_split("ml-100k", protocol="paper2", download=False)
     assert paper2.train["timestamp"].max() <= paper2.valid["timestamp"].min()
     assert paper2.valid["timestamp"].max() <= paper2.test["timestamp"].min()
     assert np.bincount(paper2.train["user"], minlength=paper2.n_users).min() >= 5
-    paper6 = load_split("ml-100k", "paper6", download=False)
+    paper6 = load_split("ml-100k", protocol="paper6", download=False)
     train_users, train_items = set(paper6.train["user"]), set(paper6.train["item"])
     assert set(paper6.test["user"]) <= train_users and set(paper6.test["item"]) <= train_items
     table = statistics_table([paper1, paper2, paper6], names=["p1", "p2", "p6"])
@@ -611,7 +611,7 @@ def test_min_train_interactions_single_pass():
     split = split_global(inter, order="random", seed=1)
     train_counts = split.train.groupby("user").size()
     keep_ids = set(split.user_ids[train_counts[train_counts >= 5].index])
-    out = min_train_interactions(split, 5)
+    out = min_train_interactions(split, t=5)
     assert set(out.user_ids) == keep_ids and out.n_users == len(keep_ids)
     assert out.train.groupby("user").size().min() >= 5
     # single pass: other parts only lose rows of removed users
@@ -636,7 +636,7 @@ def test_paper6_filters_items_then_users_then_cold_start():
     weak_ids = set(split.item_ids[weak_items[weak_items < 5].index]) | (
         set(split.item_ids) - set(split.item_ids[split.train["item"].unique()]))
     assert not weak_ids & set(out.item_ids)
-    assert min_train_interactions(split, 5, items=True).n_items == filter_split(
+    assert min_train_interactions(split, t=5, items=True).n_items == filter_split(
         split, min_user_train=5, min_item_train=5).n_items
     with pytest.raises(TypeError, match="expected a Split"):
         filter_split(inter)
@@ -646,14 +646,14 @@ def test_paper6_filters_items_then_users_then_cold_start():
 
 def test_load_split_protocols_on_given_interactions():
     inter = random_log(8, n_users=20, n_items=20, n_rows=250)
-    per_user = load_split("ml-1m", "paper1", interactions=inter, preprocessing={"threshold": None})
+    per_user = load_split("ml-1m", protocol="paper1", interactions=inter, preprocessing={"threshold": None})
     assert per_user.n_users == 20 and len(per_user.test) > 0
-    assert load_split("ml-1m", "Paper4", interactions=inter, preprocessing={"threshold": None}).train[
+    assert load_split("ml-1m", protocol="Paper4", interactions=inter, preprocessing={"threshold": None}).train[
         "user"].value_counts().min() >= 5
     with pytest.raises(ValueError, match="protocol must be one of"):
-        load_split("ml-1m", "paper7", interactions=inter)
+        load_split("ml-1m", protocol="paper7", interactions=inter)
     with pytest.raises(TypeError, match="protocol must be a string"):
-        load_split("ml-1m", 1, interactions=inter)
+        load_split("ml-1m", protocol=1, interactions=inter)
     with pytest.raises(TypeError, match="interactions must be an Interactions"):
         load_split("ml-1m", interactions=inter.frame)
 

@@ -15,7 +15,7 @@ sp = pytest.importorskip("sympy")
 
 from recfair.item_exposure import bounds, search  # noqa: E402
 from recfair.item_exposure import derivations as dv  # noqa: E402
-from recfair.symbolic import f, gamma, k, m, n, r  # noqa: E402
+from recfair.book.symbolic import f, gamma, k, m, n, r  # noqa: E402
 
 GRID = [(mm, nn, kk) for mm in range(1, 8) for nn in range(2, 14) for kk in range(1, min(nn - 1, 5) + 1)]
 VOCD_GRID = [(mm,) for mm in range(1, 21)]
@@ -86,7 +86,7 @@ def test_show_displays_every_step(capsys):
 
 
 def test_as_written_refuses_a_wrong_rewrite():
-    from recfair.symbolic import as_written
+    from recfair.book.symbolic import as_written
 
     assert as_written(sp.factor(k * n - k**2), k * (n - k)) == k * (n - k)
     with pytest.raises(ValueError, match="not equal"):
@@ -308,7 +308,7 @@ def _joint_search(m_, n_, k_):
 def test_mme_most_unfair_and_ibo_rank_one_match_their_closed_forms():
     from recfair.joint import bounds as jb
     from recfair.joint import derivations as dj
-    from recfair.symbolic import check_against
+    from recfair.book.symbolic import check_against
 
     grid = [(nn, kk) for nn in range(1, 25) for kk in range(1, nn + 1)]
     assert check_against(jb.mme_largest, dj.mme_most_unfair(), grid).ok

@@ -22,7 +22,7 @@ PUBLIC = dict(_public_objects())
 
 
 def test_the_public_api_is_found():
-    assert "recfair.evaluate.evaluate" in PUBLIC and "recfair.item_exposure.measures.jain_index" in PUBLIC
+    assert "recfair.engine.evaluate" in PUBLIC and "recfair.item_exposure.measures.jain_index" in PUBLIC
     assert len(PUBLIC) > 150
 
 

@@ -2,7 +2,7 @@
 
 * the committed notebooks equal what ``notebooks/make_exercises.py`` generates from the chapters now;
 * the answer store covers every exercise of the book and holds no answer in clear;
-* ``recfair.exercises.check``: right / not yet, tolerance of one unit in the last decimal, hints;
+* ``recfair.book.exercises.check``: right / not yet, tolerance of one unit in the last decimal, hints;
 * the instructor notebooks run top to bottom with every check right, and the student notebooks run
   with the answers left blank, every check saying "not yet" (real data from ``RECFAIR_DATA``).
 """
@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from recfair import exercises as ex
+from recfair.book import exercises as ex
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -41,7 +41,7 @@ def book():
 
 @pytest.fixture(scope="module")
 def store():
-    return json.loads((ROOT / "recfair" / "exercise_answers.json").read_text())
+    return json.loads((ROOT / "recfair" / "book" / "exercise_answers.json").read_text())
 
 
 # ---------------------------------------------------------------------------------------------
@@ -245,7 +245,7 @@ def test_check_rejects_bad_labels(fake_store):
 def test_shipped_store_is_package_data():
     assert ex._store.__wrapped__()  # read through importlib.resources, as an installed package does
     pyproject = (ROOT / "pyproject.toml").read_text()
-    assert 'recfair = ["exercise_answers.json"]' in pyproject
+    assert '"recfair.book" = ["exercise_answers.json"]' in pyproject
 
 
 # ---------------------------------------------------------------------------------------------
@@ -263,7 +263,7 @@ def _run(path: Path):
 def _check_outputs(nb) -> list[str]:
     out = []
     for cell in nb.cells:
-        if cell.cell_type == "code" and "recfair.exercises.check(" in cell.source:
+        if cell.cell_type == "code" and "recfair.book.exercises.check(" in cell.source:
             texts = [o.get("data", {}).get("text/plain", "") for o in cell.get("outputs", []) if o.output_type == "execute_result"]
             out.append(" ".join(texts))
     return out
@@ -371,7 +371,7 @@ def test_no_environment_variable_turns_the_check_into_a_recorder(fair_store, mon
     monkeypatch.setenv("RECFAIR_EXERCISES_KINDS", str(tmp_path / "k.json"))
     assert not ex.check("j-1", 12345) and not ex.check("l-1", [0])
     assert not (tmp_path / "x.jsonl").exists()
-    text = (ROOT / "recfair" / "exercises.py").read_text()
+    text = (ROOT / "recfair" / "book" / "exercises.py").read_text()
     assert "os.environ" not in text and "getenv" not in text
 
 
@@ -419,7 +419,7 @@ def test_the_shipped_variant_exercise_has_the_answer_of_each_variant(store):
 def _submission(path, cells, student=None):
     import nbformat
 
-    head = "import recfair, recfair.exercises\n" + (f"recfair.exercises.student({student!r})" if student else "")
+    head = "import recfair, recfair.book.exercises\n" + (f"recfair.book.exercises.student({student!r})" if student else "")
     nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(head)] + [nbformat.v4.new_code_cell(c) for c in cells])
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -431,12 +431,12 @@ def test_scorecard_executes_a_folder_of_submissions(tmp_path, store):
     checked = next(label for label, e in store.items() if e["kind"] == "integer")
     opened = next(label for label, e in store.items() if e["kind"] == "open")
     _submission(tmp_path / "ada" / "part.ipynb", [
-        f"answer = None\nrecfair.exercises.check({checked!r}, answer)",
-        f"recfair.exercises.check({opened!r}, None)",
+        f"answer = None\nrecfair.book.exercises.check({checked!r}, answer)",
+        f"recfair.book.exercises.check({opened!r}, None)",
         "1 / 0",
     ])
     _submission(tmp_path / "bob.ipynb", [   # a student who types "right" in the output does not get it
-        f"answer = -12345\nprint('**{checked}: right.**')\n# recfair.exercises.check({checked!r}, answer)",
+        f"answer = -12345\nprint('**{checked}: right.**')\n# recfair.book.exercises.check({checked!r}, answer)",
     ], student="Bob B")
     table = ex.scorecard(tmp_path)
     assert list(table.columns) == ["ada", "Bob B"]
@@ -452,7 +452,7 @@ def test_scorecard_reads_saved_outputs_and_the_command_line(tmp_path, store, cap
     import nbformat
 
     label = next(label for label, e in store.items() if e["kind"] == "set")
-    cell = nbformat.v4.new_code_cell(f"answer = {{1}}\nrecfair.exercises.check({label!r}, answer)")
+    cell = nbformat.v4.new_code_cell(f"answer = {{1}}\nrecfair.book.exercises.check({label!r}, answer)")
     cell.outputs = [nbformat.v4.new_output("execute_result", {"text/plain": f"**{label}: right.** ✓"})]
     nbformat.write(nbformat.v4.new_notebook(cells=[cell]), str(tmp_path / "cy.ipynb"))
     assert ex.scorecard(tmp_path, execute=False).loc[label, "cy"] == "right"
@@ -474,7 +474,7 @@ def test_class_pack_names_no_solutions_and_fills_in_each_student(tmp_path, book)
         for path in files:
             text = path.read_text()
             assert "solutions" not in text.lower() and "instructor" not in text.lower(), path
-            assert f'recfair.exercises.student(\\"{name}\\")' in text
+            assert f'recfair.book.exercises.student(\\"{name}\\")' in text
 
 
 # ---------------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-"""The book's figure conventions (recfair.plotting): colour-blind-safe series colours, one τ colour
+"""The book's figure conventions (recfair.book.plotting): colour-blind-safe series colours, one τ colour
 map for square and rectangular matrices without grid lines, stacked phone-width panels."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ matplotlib = pytest.importorskip("matplotlib")
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
-from recfair import plotting  # noqa: E402
+from recfair.book import plotting  # noqa: E402
 
 # Machado et al. (2009) simulation matrices, severity 1, on linear RGB.
 _CVD = {

@@ -15,7 +15,7 @@ import pytest
 import yaml
 
 from recfair import REGISTRY
-from recfair.guide import HAS, KINDS, measure_index
+from recfair.book.guide import HAS, KINDS, measure_index
 from recfair.registry import PARTS
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -451,7 +451,7 @@ def test_tfidf_is_unit_length_and_ignores_unknown_ngrams():
     (lambda: T.match_titles([["a"]], [["a"]], threshold=0), ValueError, "threshold"),
     (lambda: T.match_titles([["a"]], [["a"]], k=0), ValueError, "k must"),
     (lambda: T.text_per_user("P", [[True]]), TypeError, "TitleMatch"),
-    (lambda: T.text_per_user("F1", T.match_titles([["a"]], [["a"]])), ValueError, "name"),
+    (lambda: T.text_per_user("F1", T.match_titles([["a"]], [["a"]])), ValueError, "measure"),
     (lambda: T.text_per_user("P", T.match_titles([["a"]], [["a"]]), variant="llm"), ValueError, "variant"),
 ])
 def test_matcher_bad_input(call, error, match):

@@ -1,4 +1,4 @@
-"""recfair.guide: the measure selector and the measure index agree with the registry records."""
+"""recfair.book.guide: the measure selector and the measure index agree with the registry records."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from recfair import REGISTRY
-from recfair.guide import HAS, KINDS, WANTS, chapter_doc, measure_index, recommend_measures
+from recfair.book.guide import HAS, KINDS, WANTS, chapter_doc, measure_index, recommend_measures
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -102,7 +102,7 @@ def test_T5_one_item_gets_one_more_slot_when_n_does_not_divide_km():
 
 
 def test_T6_iid_aid_two_rounds_k2_n3():
-    constant = bounds.iid_single_round(3, 2, 0.8)
+    constant = bounds.iid_single_round(3, 2, gamma=0.8)
     assert constant == pytest.approx(0.186667, abs=5e-7)
     assert search.exhaustive("II-D", 2, 3, 2, rounds=2) == pytest.approx((0.02, constant), abs=1e-15)
     assert search.exhaustive("AI-D", 2, 3, 2, rounds=2) == pytest.approx((0.005, constant), abs=1e-15)
@@ -350,7 +350,7 @@ def test_iid_aid_match_the_dense_definition(n_rounds, gamma):
     aid = rf.ai_disparity(rounds[0], n_items=n, gamma=gamma, rounds=rounds)
     assert iid == pytest.approx(np.mean((e - e_rand) ** 2), abs=1e-15)
     assert aid == pytest.approx(np.mean((e.mean(axis=0) - e_rand) ** 2), abs=1e-15)
-    assert aid <= iid + 1e-15 <= bounds.iid_single_round(n, k, gamma) + 2e-15      # Jensen, twice
+    assert aid <= iid + 1e-15 <= bounds.iid_single_round(n, k, gamma=gamma) + 2e-15      # Jensen, twice
 
 
 def test_iid_is_constant_in_one_round():

@@ -163,7 +163,7 @@ def test_ifd_ends_exact_against_brute_force(n, k):
 def test_ifd_div_min_counterexample_r_above_n_minus_k():
     # p3 D7': n=15, k=10, R=6: bottom strategy 0.04015, true minimum 0.01868 (positions 5-10)
     assert jb.ifd_div_most_fair(15, 10, 6) == pytest.approx(0.01868, abs=1e-5)
-    assert jb.ifd_div_positions(15, 10, 6, "most_fair").tolist() == [5, 6, 7, 8, 9, 10]
+    assert jb.ifd_div_positions(15, 10, 6, end="most_fair").tolist() == [5, 6, 7, 8, 9, 10]
 
 
 def _all_top2_lists(n=3, k=2):

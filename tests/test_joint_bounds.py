@@ -67,8 +67,8 @@ def test_exchangeability_all_permutations():
     """Enumerating all n! orderings gives the same extremes as enumerating position sets."""
     for n, k, R in [(5, 2, 2), (5, 3, 3), (4, 4, 2)]:
         for kernel in (jb.iaa_user, jb.iif_user, jb.ifd_div_user, jb.ifd_mul_user):
-            a = jb.exhaustive(kernel, 1, n, k, R=R)
-            b = jb.exhaustive(kernel, 1, n, k, R=R, permutations=True)
+            a = jb.exhaustive(kernel, 1, n, k, n_relevant=R)
+            b = jb.exhaustive(kernel, 1, n, k, n_relevant=R, permutations=True)
             assert (a.low, a.high) == (close(b.low), close(b.high))
             assert b.count == math.factorial(n) and a.count == math.comb(n, R)
 
@@ -90,8 +90,8 @@ def test_iaa_closed_forms_are_the_exact_extremes(n, k, R):
 @pytest.mark.parametrize("n,k,R", SMALL)
 def test_iif_closed_forms_are_the_exact_extremes(n, k, R, gamma):
     lo, hi = brute(reference.iif_user, n, k, R, gamma=gamma)
-    assert jb.iif_most_fair(n, k, R, gamma) == close(lo)
-    assert jb.iif_most_unfair(n, k, R, gamma) == close(hi)
+    assert jb.iif_most_fair(n, k, R, gamma=gamma) == close(lo)
+    assert jb.iif_most_unfair(n, k, R, gamma=gamma) == close(hi)
 
 
 def test_iif_other_examination_uses_the_same_rankings():
@@ -132,12 +132,12 @@ def test_iif_spec_closed_forms_d12_d13_literally():
                 shown = (1 - g ** (2 * k)) / (1 - g**2)
                 d12 = (shown - (1 - g**R) ** 2 / (R * (1 - g) ** 2)) / n if R <= k else (
                     (shown - 2 * t * (1 - g**k) / (1 - g) + R * t**2) / n)
-                assert jb.iif_most_fair(n, k, R, g) == close(d12)
+                assert jb.iif_most_fair(n, k, R, gamma=g) == close(d12)
                 s = R - (n - k)
                 d13 = (shown + R * t**2) / n if s <= 0 else (
                     sum(g ** (2 * (p - 1)) for p in range(1, k - s + 1))
                     + sum((g ** (p - 1) - t) ** 2 for p in range(k - s + 1, k + 1)) + (n - k) * t**2) / n
-                assert jb.iif_most_unfair(n, k, R, g) == close(d13)
+                assert jb.iif_most_unfair(n, k, R, gamma=g) == close(d13)
 
 
 # ----------------------------------------------------------------------------- IFD identities and searches
@@ -170,7 +170,7 @@ def test_ifd_div_search_is_exact(n, k, R):
         assert jb.ifd_div_most_fair(n, cut, R) == close(lo, abs=1e-12)
         assert jb.ifd_div_most_unfair(n, cut, R) == close(hi, abs=1e-12)
         for end, value in (("most_fair", lo), ("most_unfair", hi)):
-            pos = jb.ifd_div_positions(n, cut, R, end)
+            pos = jb.ifd_div_positions(n, cut, R, end=end)
             assert len(pos) == R and len(set(pos.tolist())) == R
             assert reference.ifd_div_user(rel_of(n, pos), cut) == close(value, abs=1e-12)
 
@@ -228,7 +228,7 @@ def test_ifd_div_bottom_strategy_fails_when_r_exceeds_n_minus_k():
     bottom = jb.ifd_div_user(rel_of(15, range(10, 16)), k=10)
     assert round(bottom, 5) == 0.04015
     assert round(jb.ifd_div_most_fair(15, 10, 6), 5) == 0.01868
-    assert jb.ifd_div_positions(15, 10, 6, "most_fair").tolist() == [5, 6, 7, 8, 9, 10]
+    assert jb.ifd_div_positions(15, 10, 6, end="most_fair").tolist() == [5, 6, 7, 8, 9, 10]
 
 
 def test_ifd_mul_thesis_numbers_and_n20_rule_slip():
@@ -360,7 +360,7 @@ def test_validation_errors():
     with pytest.raises(ValueError):
         jb.ifd_mul_positions(30, 25, 3, exact=True)
     with pytest.raises(ValueError):
-        jb.exhaustive(jb.iaa_user, 1, 30, 5, R=10, max_configurations=1000)
+        jb.exhaustive(jb.iaa_user, 1, 30, 5, n_relevant=10, max_configurations=1000)
     assert math.isnan(jb.ifd_div_most_fair(5, 2, 0))
 
 
@@ -368,7 +368,7 @@ def test_validation_errors():
 
 sp = pytest.importorskip("sympy")
 from recfair.joint import derivations as dj  # noqa: E402
-from recfair.symbolic import check_against  # noqa: E402
+from recfair.book.symbolic import check_against  # noqa: E402
 
 NKR_GRID = [(nn, kk, RR) for nn in range(2, 16) for kk in range(1, nn + 1) for RR in range(1, nn)]
 
@@ -398,7 +398,7 @@ def test_derivation_other_forms_agree():
     form = forced.forms["spec D13'"]
     for nn, kk, RR in [(10, 10, 3), (12, 5, 9), (20, 10, 15)]:
         sub = {dj.n: nn, dj.k: kk, dj.R: RR, dj.s: RR - (nn - kk), dj.gamma: sp.Rational(4, 5)}
-        assert float(form.subs(sub).doit()) == close(jb.iif_most_unfair(nn, kk, RR, 0.8))
+        assert float(form.subs(sub).doit()) == close(jb.iif_most_unfair(nn, kk, RR, gamma=0.8))
     assert float(dj.iif_target().result.subs({dj.R: 2, dj.gamma: sp.Rational(4, 5)})) == close(0.9)
     assert dj.iif_target().evaluate(5) == close(jb.iif_target(5, gamma=0.8))
     # thesis toy values, exactly
@@ -461,13 +461,13 @@ def test_bounds_exhaustive_joint_errors():
 def test_one_search_two_forms_agree_and_check_their_arguments():
     n, k, R = 5, 2, 2
     by_name = jb.exhaustive("IAA_ori", 1, n, k, relevant=[list(range(R))])
-    by_kernel = jb.exhaustive(jb.iaa_user, 1, n, k, R=R, corrected=False)
+    by_kernel = jb.exhaustive(jb.iaa_user, 1, n, k, n_relevant=R, corrected=False)
     assert tuple(by_name) == pytest.approx(tuple(by_kernel))
     assert by_kernel.count == math.comb(n, R) and by_name.count == math.factorial(n)
     assert jb.iaa_user(jb.ranking_from_positions(n, by_kernel.argmin), k=k, corrected=False) == by_kernel.low
     with pytest.raises(ValueError, match="m must be 1"):
-        jb.exhaustive(jb.iaa_user, 2, n, k, R=R)
-    with pytest.raises(ValueError, match="needs R="):
+        jb.exhaustive(jb.iaa_user, 2, n, k, n_relevant=R)
+    with pytest.raises(ValueError, match="needs n_relevant="):
         jb.exhaustive(jb.iaa_user, 1, n, k)
     with pytest.raises(ValueError, match="per-user kernel"):
-        jb.exhaustive("IAA_ori", 1, n, k, relevant=[[0]], R=1)
+        jb.exhaustive("IAA_ori", 1, n, k, relevant=[[0]], n_relevant=1)

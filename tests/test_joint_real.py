@@ -16,7 +16,7 @@ import _reference as reference
 import recfair as rf
 from recfair import datasets as ds
 from recfair.recommenders import produce_run
-from recfair.rerank import rerank_run
+from recfair.recommenders.rerank import rerank_run
 
 K = 10
 
@@ -121,7 +121,7 @@ def lastfm_runs(tmp_path_factory):
         split = ds.load_split("lastfm", protocol="paper2", seed=2020)
         itemknn = produce_run("itemknn", split, k=K, progress=False)
         runs = {"itemknn": itemknn.to_run(), "pop": produce_run("pop", split, k=K).to_run(),
-                "itemknn-CM": rerank_run(itemknn, "combmnz", k=K, k_prime=25, score_only_top=10).to_run()}
+                "itemknn-CM": rerank_run(itemknn, method="combmnz", k=K, k_prime=25, score_only_top=10).to_run()}
     finally:
         mp.undo()
     return runs

@@ -43,7 +43,7 @@ def test_tau_heatmap_hatches_exactly_the_non_significant_pairs():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from recfair.plotting import tau_heatmap
+    from recfair.book.plotting import tau_heatmap
 
     names = ["NDCG", "Jain_our", "Gini_our"]
     tau = pd.DataFrame([[1.0, -0.47, 0.2], [-0.47, 1.0, 0.87], [0.2, 0.87, 1.0]], index=names, columns=names)
@@ -57,7 +57,7 @@ def test_tau_heatmap_hatches_exactly_the_non_significant_pairs():
 
 
 def test_tau_heatmap_rejects_bad_input():
-    from recfair.plotting import tau_heatmap
+    from recfair.book.plotting import tau_heatmap
 
     with pytest.raises(TypeError, match="square DataFrame"):
         tau_heatmap(np.eye(2))

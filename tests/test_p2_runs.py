@@ -1,5 +1,5 @@
-"""Part II's reference runs (recfair.rerank.paper23_runs) and their scores placed in the
-achievable range (recfair.rerank.measure_on_runs)."""
+"""Part II's reference runs (recfair.recommenders.rerank.paper23_runs) and their scores placed in the
+achievable range (recfair.recommenders.rerank.measure_on_runs)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 import recfair as rf
-from recfair.rerank import PAPER23_MODELS, measure_on_runs, paper23_runs
+from recfair.recommenders.rerank import PAPER23_MODELS, measure_on_runs, paper23_runs
 from recfair.run import Run
 
 

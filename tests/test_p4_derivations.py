@@ -34,7 +34,7 @@ def test_derivation_agrees_with_the_library_on_a_sampled_arc():
 
 
 def test_exact_distances_match_rf_pareto_dpfr():
-    table = dv.teaser_frontier(2001)
+    table = dv.teaser_frontier(samples=2001)
     exact = dv.teaser_distances()
     for name, (x, y) in dv.TEASER_MODELS.items():
         got = rf.pareto.dpfr(float(x), float(y), frontier=table, rel=dv.REL, fair=dv.FAIR)
@@ -56,9 +56,9 @@ def test_thesis_prints_distances_to_the_rounded_midpoint():
 
 def test_teaser_frontier_rejects_bad_input():
     with pytest.raises(ValueError):
-        dv.teaser_frontier(1)
+        dv.teaser_frontier(samples=1)
     with pytest.raises(TypeError):
-        dv.teaser_frontier(2.5)
+        dv.teaser_frontier(samples=2.5)
 
 
 def test_derivation_is_loaded_lazily_from_the_package():

@@ -1,4 +1,4 @@
-"""Paper 4's published numbers (recfair.thesis) and the Part III chapters' place in the book."""
+"""Paper 4's published numbers (recfair.book.thesis) and the Part III chapters' place in the book."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import numpy as np
 import pytest
 
-from recfair import thesis
+from recfair.book import thesis
 
 ROOT = Path(__file__).resolve().parents[1]
 

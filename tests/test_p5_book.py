@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import recfair as rf
-from recfair import thesis
+from recfair.book import thesis
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = {"user-individual": "user-individual", "user-puf": "user-puf", "experiments": "user-experiments"}
@@ -39,7 +39,7 @@ def test_toc_has_part_iv_after_part_iii():
 
 
 def test_registry_chapters_point_to_part_iv_files():
-    from recfair.guide import chapter_doc
+    from recfair.book.guide import chapter_doc
 
     for key in ("PUF", "SD_ind", "Gini_ind", "ME_user", "MME_user", "PEU", "UF"):
         assert (ROOT / f"{chapter_doc(key)}.md").is_file()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from recfair import thesis
+from recfair.book import thesis
 from recfair.groups import derivations as gd
 from recfair.groups import atkinson_decomposition, cv_group, gce_group, mad_group
 
@@ -70,7 +70,7 @@ def test_part5_chapters_are_last_numbered_part_and_define_the_registry_labels():
     import yaml
 
     from recfair import REGISTRY
-    from recfair.guide import chapter_doc
+    from recfair.book.guide import chapter_doc
 
     root = Path(__file__).resolve().parents[1]
     toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))

@@ -63,7 +63,7 @@ def test_the_workflow_builds_checks_and_publishes_the_colab_branch():
 
 def test_published_notebooks_keep_only_each_explorers_start_output(monkeypatch):
     monkeypatch.setenv("RECFAIR_WIDGETS", "static")
-    from recfair import widgets
+    from recfair.book import widgets
 
     view = widgets.explore(lambda n, show: f"<b>n = {n}</b>" if show else "hidden",
                            n=widgets.slider([10, 20, 30], value=20), show=widgets.toggle(value=True))

@@ -413,7 +413,7 @@ def test_clear_cache_removes_only_runs(tmp_path, monkeypatch):
     (runs_dir / "notes.txt").write_text("keep me")
     assert clear_cache() == 4
     assert [p.name for p in runs_dir.iterdir()] == ["notes.txt"]
-    assert clear_cache(tmp_path / "nowhere") == 0
+    assert clear_cache(cache_dir=tmp_path / "nowhere") == 0
 
 
 def test_produce_runs_per_model_params(tmp_path):

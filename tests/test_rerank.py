@@ -8,7 +8,7 @@ import _reference as reference
 import scipy.sparse as sp
 
 from recfair.ranking import full_ranking, top_k_from_scores
-from recfair.rerank import Reranked, borda, combmnz, greedy_substitution, rerank, rerank_run
+from recfair.recommenders.rerank import Reranked, borda, combmnz, greedy_substitution, rerank_run, rerank_scores
 
 # 3 users x 6 items, k=2, k'=4. Original top-4 (T):
 #   u0 [0,1,2,3] scores 5,4,3,2   u1 [1,0,4,5] scores 5,4,3,1   u2 [0,2,5,4] scores 5,4,3,2
@@ -85,7 +85,7 @@ def test_matches_reference(seed, mode):
     method = "borda" if mode == "borda" else "combmnz"
     top = k if mode == "published" else None
     kw = {} if method == "borda" else {"score_only_top": top}
-    out = rerank(scores, method, k=k, k_prime=kp, **kw)
+    out = rerank_scores(scores, method=method, k=k, k_prime=kp, **kw)
     ref_scores, ref_ranking = reference.fused_rerank(scores, k, kp, method, top)
     np.testing.assert_allclose(out.scores, ref_scores, atol=1e-12)
     assert np.array_equal(out.ranking, ref_ranking)
@@ -193,9 +193,9 @@ def test_combmnz_specific_validation_and_dispatch():
     with pytest.raises(ValueError, match=">= 1"):
         combmnz(S, k=2, k_prime=4, score_only_top=0)
     with pytest.raises(ValueError, match="method must be one of"):
-        rerank(S, "greedy", k=2, k_prime=4)
-    assert np.array_equal(rerank(S, "CM", k=2, k_prime=4).ranking, combmnz(S, k=2, k_prime=4).ranking)
-    assert np.array_equal(rerank(S, "bc", k=2, k_prime=4).ranking, borda(S, k=2, k_prime=4).ranking)
+        rerank_scores(S, method="greedy", k=2, k_prime=4)
+    assert np.array_equal(rerank_scores(S, method="CM", k=2, k_prime=4).ranking, combmnz(S, k=2, k_prime=4).ranking)
+    assert np.array_equal(rerank_scores(S, method="bc", k=2, k_prime=4).ranking, borda(S, k=2, k_prime=4).ranking)
 
 
 def test_empty_user_set():
@@ -219,7 +219,7 @@ def test_rerank_run_roundtrip():
     history = np.zeros(S.shape, dtype=bool)
     history[0, 5] = history[1, 3] = True
     rec = _rec_run(S, history)
-    new = rerank_run(rec, "combmnz", k_prime=4, score_only_top=2)
+    new = rerank_run(rec, method="combmnz", k_prime=4, score_only_top=2)
     direct = combmnz(rec.scores, k=2, k_prime=4, score_only_top=2)
     assert np.array_equal(new.top_k, direct.top_k)
     assert new.info["rerank"] == {"method": "combmnz", "k": 2, "k_prime": 4, "score_only_top": 2}
@@ -227,11 +227,11 @@ def test_rerank_run_roundtrip():
     assert np.array_equal(run.ranking, direct.ranking)
     assert np.array_equal(rec.top_k, top_k_from_scores(rec.scores, k=2))  # original untouched
     with pytest.raises(ValueError, match="excluded_last"):
-        rerank_run(rec, "combmnz", k_prime=4, excluded_last=False)
+        rerank_run(rec, method="combmnz", k_prime=4, excluded_last=False)
     with pytest.raises(ValueError, match="stored scores"):
         import dataclasses
 
-        rerank_run(dataclasses.replace(rec, scores=None), "borda", k_prime=4)
+        rerank_run(dataclasses.replace(rec, scores=None), method="borda", k_prime=4)
 
 
 # ---- greedy substitution --------------------------------------------------------------------
@@ -297,7 +297,7 @@ def test_greedy_substitution_validation_and_dispatch():
         greedy_substitution(S, k=2, k_prime=4, fraction=1.5)
     with pytest.raises(ValueError, match="exceeds k_prime"):
         greedy_substitution(S, k=5, k_prime=4)
-    assert np.array_equal(rerank(S, "GS", k=2, k_prime=4).ranking, greedy_substitution(S, k=2, k_prime=4).ranking)
+    assert np.array_equal(rerank_scores(S, method="GS", k=2, k_prime=4).ranking, greedy_substitution(S, k=2, k_prime=4).ranking)
     out = greedy_substitution(np.zeros((0, 6)), k=2, k_prime=4)
     assert out.top_k.shape == (0, 2)
 
@@ -306,7 +306,7 @@ def test_rerank_run_greedy_substitution():
     history = np.zeros(S.shape, dtype=bool)
     history[0, 5] = True
     rec = _rec_run(S, history)
-    new = rerank_run(rec, "gs", k_prime=4)
+    new = rerank_run(rec, method="gs", k_prime=4)
     direct = greedy_substitution(rec.scores, k=2, k_prime=4)
     assert np.array_equal(new.to_run().ranking, direct.ranking)
     assert np.array_equal(new.top_k, direct.top_k)

@@ -7,8 +7,8 @@ import pandas as pd
 import pytest
 
 import recfair as rf
-from recfair.accumulate import ACCUMULABLE
-from recfair.streaming import user_ranges
+from recfair.scale.blocks import ACCUMULABLE
+from recfair.scale.streaming import user_ranges
 
 M, N, K = 230, 40, 5
 

@@ -1,11 +1,11 @@
-"""The Paper 1 experiment numbers transcribed in recfair.thesis (used by book/item_exposure/experiments.md)."""
+"""The Paper 1 experiment numbers transcribed in recfair.book.thesis (used by book/item_exposure/experiments.md)."""
 
 import numpy as np
 import pytest
 
-from recfair import thesis
+from recfair.book import thesis
 from recfair.item_exposure import generators
-from recfair.evaluate import evaluate
+from recfair.engine import evaluate
 
 
 def test_kendall_ranges_are_well_formed():

@@ -6,7 +6,7 @@ import pandas as pd
 
 import recfair as rf
 from recfair.item_exposure import generators
-from recfair import thesis
+from recfair.book import thesis
 
 
 def test_insertion_table_reproduced_to_every_printed_digit():

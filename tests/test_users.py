@@ -48,7 +48,7 @@ def test_toy_puf_four_variants(scores, kind, expected):
     assert puf(scores, similarity=sim) == pytest.approx(expected, abs=5e-5)
     assert puf(scores, similarity=sim, normalization="printed") == pytest.approx(2 * puf(scores, similarity=sim))
     # from history, block by block, min-max on the fly
-    assert puf(scores, similarity=UserSimilarity.from_history(HIST, kind), minmax=True, block_size=1) == pytest.approx(
+    assert puf(scores, similarity=UserSimilarity.from_history(HIST, similarity=kind), minmax=True, block_size=1) == pytest.approx(
         puf(scores, similarity=sim))
 
 
@@ -118,7 +118,7 @@ def test_puf_sd_gini_equal_the_loops(seed, m):
     for kind, loop in (("jaccard", ref.jaccard_sim), ("cosine", ref.cosine_sim)):
         raw = loop(hist)
         scaled = ref.minmax_pairs(raw)
-        source = UserSimilarity.from_history(hist, kind, n_items=n)
+        source = UserSimilarity.from_history(hist, similarity=kind, n_items=n)
         for block in (None, 1, 5):
             assert puf(scores, similarity=source, minmax=True, block_size=block) == pytest.approx(ref.puf(scores, scaled),
                                                                                      abs=1e-12)
@@ -251,13 +251,13 @@ def test_relabelling_users_changes_nothing(seed):
 def test_puf_ends_are_reached_by_the_generated_extremes(m):
     cases = gen.puf_extreme_cases(m)
     for norm in ("mean", "printed"):
-        top = der.puf_most_unfair(norm).evaluate(m)
+        top = der.puf_most_unfair(normalization=norm).evaluate(m)
         scores, sim = cases["most_unfair"]
         assert puf(scores, similarity=sim, normalization=norm) == pytest.approx(top)
         assert puf(scores, similarity=sim, normalization=norm) == pytest.approx(ref.puf(scores, sim, printed=norm == "printed"))
         for name in ("most_fair_equal_scores", "most_fair_dissimilar", "most_fair_similar_equal"):
             effectiveness, sim = cases[name]
-            assert puf(effectiveness, similarity=sim, normalization=norm) == der.puf_most_fair(norm).evaluate(m) == 0
+            assert puf(effectiveness, similarity=sim, normalization=norm) == der.puf_most_fair(normalization=norm).evaluate(m) == 0
     # no profile beats the derived maximum (random search at this m)
     rng = np.random.default_rng(m)
     best = max(puf(rng.integers(0, 2, m).astype(float), similarity=np.ones((m, m))) for _ in range(200))
@@ -268,11 +268,11 @@ def test_puf_range_derivation_cases():
     d = der.puf_most_unfair()
     m = d.symbols["m"]
     assert sympy.simplify(d.cases["even m"] - m / (2 * (m - 1))) == 0 and d.cases["m = 2"] == 1 and d.cases["m to infinity"] == sympy.Rational(1, 2)
-    p = der.puf_most_unfair("printed")
+    p = der.puf_most_unfair(normalization="printed")
     assert p.cases["m to infinity"] == 1 and p.evaluate(4) == pytest.approx(4 / 3)   # above the claimed 1
     assert "floor" in d.latex() or "lfloor" in d.latex()
     with pytest.raises(ValueError, match="normalization"):
-        der.puf_most_unfair("ordered")
+        der.puf_most_unfair(normalization="ordered")
 
 
 # -------------------------------------------------------------------------------- generators
@@ -388,7 +388,7 @@ def test_records_are_labelled_for_the_book():
 def test_memory_stays_bounded_by_the_block():
     """A run of 3,000 users: the PUF pass never builds the 3,000 x 3,000 matrix (the blocks do)."""
     hist, rel = rf.synthetic.random_split(3000, 400, relevant=5, history=8, seed=0)
-    source = UserSimilarity.from_history(hist, "jaccard")
+    source = UserSimilarity.from_history(hist, similarity="jaccard")
     sizes = [vals.size for _, _, vals in source.pairs(block_size=100)]
     assert max(sizes) <= 100 * 3000 and len(sizes) == 30
     with warnings.catch_warnings():
@@ -402,12 +402,12 @@ def test_the_dense_popular_item_path_equals_the_loop(kind, loop):
     """Catalogues of more than 256 items put the most co-consumed items through BLAS: same values."""
     hist, _ = rf.synthetic.random_split(70, 700, relevant=2, history=40, seed=9)
     sets = [row.indices.tolist() for row in hist]
-    source = UserSimilarity.from_history(hist, kind)
+    source = UserSimilarity.from_history(hist, similarity=kind)
     assert source._split_items()[0] is not None
     raw = loop(sets)
     np.testing.assert_allclose(source.dense() - np.eye(70), raw - np.diag(np.diag(raw)), atol=1e-12)
     scores = np.random.default_rng(9).random(70)
-    assert puf(scores, similarity=UserSimilarity.from_history(hist, kind), minmax=True, block_size=8) == pytest.approx(
+    assert puf(scores, similarity=UserSimilarity.from_history(hist, similarity=kind), minmax=True, block_size=8) == pytest.approx(
         ref.puf(scores, ref.minmax_pairs(raw)), abs=1e-12)
 
 
@@ -419,7 +419,7 @@ def test_uf_list_distance_strategies_agree():
     from recfair.users import _kernels
 
     top, _, hist, n, _ = _random_case(4, 12)
-    source = UserSimilarity.from_history(hist, "jaccard", n_items=n)
+    source = UserSimilarity.from_history(hist, similarity="jaccard", n_items=n)
     vectors = rf._validation.check_item_sets(hist, n_users=top.shape[0], n_items=n, name="history").T.tocsr()
     threshold = uf_details(top, history=hist, n_items=n)["threshold"]
     sums = {s: _kernels.uf_stats(source, top, vectors, threshold, strategy=s)[0] for s in _kernels.UF_STRATEGIES}
@@ -428,7 +428,7 @@ def test_uf_list_distance_strategies_agree():
     hist2, _ = rf.synthetic.random_split(500, 6000, relevant=2, history=30, seed=5)
     top2 = rf.synthetic.random_top_k(500, 6000, 20, seed=6)
     assert np.unique(top2).size > 4096
-    source2 = UserSimilarity.from_history(hist2, "jaccard")
+    source2 = UserSimilarity.from_history(hist2, similarity="jaccard")
     details = uf_details(top2, history=hist2, n_items=6000)
     for strategy in ("row", "dot"):
         assert _kernels.uf_stats(source2, top2, hist2.T.tocsr(), details["threshold"], strategy=strategy)[0] == \
@@ -446,7 +446,7 @@ def test_uf_cooccurrence_rows_in_memory_give_the_loop_value(monkeypatch):
     unit = _kernels._item_vectors(hist.T.tocsr(), items)
     assert (unit[-3] >= 0).any()                                   # some rows are cached
     expected = ref.uf(top.tolist(), sets, 40)[0]
-    source = UserSimilarity.from_history(hist, "jaccard")
+    source = UserSimilarity.from_history(hist, similarity="jaccard")
     threshold = uf_details(top, history=hist, n_items=40)["threshold"]
     for strategy in _kernels.UF_STRATEGIES:
         assert _kernels.uf_stats(source, top, hist.T.tocsr(), threshold, strategy=strategy)[0] == pytest.approx(

@@ -17,7 +17,7 @@ import pytest
 import scipy.sparse as sp
 
 import recfair as rf
-from recfair._distributed import check_client, map_blocks
+from recfair.scale._distributed import check_client, map_blocks
 from recfair.users import UserSimilarity, mean_envy_user, mean_max_envy_user, peu, puf, uf, uf_details, user_similarity
 
 distributed = pytest.importorskip("distributed")
@@ -49,11 +49,11 @@ def _same(a, b):
 @pytest.mark.parametrize("kind", ["jaccard", "cosine"])
 def test_puf_on_the_cluster_equals_the_local_value(client, run, kind):
     _, _, hist, scores = run
-    local = puf(scores, similarity=UserSimilarity.from_history(hist, kind), minmax=True)
-    remote = puf(scores, similarity=UserSimilarity.from_history(hist, kind), minmax=True, client=client, block_size=37)
+    local = puf(scores, similarity=UserSimilarity.from_history(hist, similarity=kind), minmax=True)
+    remote = puf(scores, similarity=UserSimilarity.from_history(hist, similarity=kind), minmax=True, client=client, block_size=37)
     assert _same(remote, local)
-    assert _same(puf(scores, similarity=UserSimilarity.from_history(hist, kind), client=client),
-                 puf(scores, similarity=UserSimilarity.from_history(hist, kind)))
+    assert _same(puf(scores, similarity=UserSimilarity.from_history(hist, similarity=kind), client=client),
+                 puf(scores, similarity=UserSimilarity.from_history(hist, similarity=kind)))
 
 
 def test_puf_with_a_given_matrix_on_the_cluster(client, run):
@@ -85,7 +85,7 @@ def test_uf_on_the_cluster_equals_the_local_value(client, run):
 
 def test_bad_input_raises_the_local_error_before_anything_is_sent(client, run):
     top, rel, hist, scores = run
-    source = UserSimilarity.from_history(hist, "jaccard")
+    source = UserSimilarity.from_history(hist, similarity="jaccard")
     bad = scores.copy()
     bad[3] = 1.5
     for call in (lambda c: puf(bad, similarity=source, client=c),
@@ -120,12 +120,12 @@ def _slow_down_blocks(delay):
 
 def test_a_worker_killed_mid_computation_does_not_change_the_result(client, run):
     _, _, hist, scores = run
-    expected = puf(scores, similarity=UserSimilarity.from_history(hist, "jaccard"), minmax=True)
+    expected = puf(scores, similarity=UserSimilarity.from_history(hist, similarity="jaccard"), minmax=True)
     client.run(_slow_down_blocks, 0.25)
     pids = client.run(os.getpid)
     try:
         with ThreadPoolExecutor(1) as pool:
-            pending = pool.submit(puf, scores, similarity=UserSimilarity.from_history(hist, "jaccard"), minmax=True,
+            pending = pool.submit(puf, scores, similarity=UserSimilarity.from_history(hist, similarity="jaccard"), minmax=True,
                                   client=client, block_size=M // 16)
             victim = None
             deadline = time.monotonic() + 30
@@ -161,7 +161,7 @@ def test_without_a_client_dask_is_never_imported(tmp_path):
             "from recfair.users import UserSimilarity, puf, uf, mean_envy_user\n"
             "hist, rel = rf.synthetic.random_split(50, 40, relevant=4, history=6, seed=0)\n"
             "top = rf.synthetic.random_top_k(50, 40, 5, seed=1)\n"
-            "puf(np.linspace(0, 1, 50), similarity=UserSimilarity.from_history(hist, 'jaccard'), minmax=True)\n"
+            "puf(np.linspace(0, 1, 50), similarity=UserSimilarity.from_history(hist, similarity='jaccard'), minmax=True)\n"
             "uf(top, history=hist, n_items=40); mean_envy_user(top, relevant=rel, n_items=40)\n"
             "bad = [m for m in sys.modules if m.split('.')[0] in ('dask', 'distributed')]\n"
             "assert not bad, bad\n")

@@ -1,4 +1,4 @@
-"""recfair.widgets: one helper, live in a kernel and precomputed on a static page."""
+"""recfair.book.widgets: one helper, live in a kernel and precomputed on a static page."""
 
 import os
 
@@ -9,7 +9,7 @@ matplotlib.use("Agg")
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
-from recfair import widgets  # noqa: E402
+from recfair.book import widgets  # noqa: E402
 
 pytest.importorskip("ipywidgets")
 

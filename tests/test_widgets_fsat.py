@@ -9,7 +9,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from recfair.item_exposure import bounds  # noqa: E402
-from recfair.plotting import plot_fsat_range  # noqa: E402
+from recfair.book.plotting import plot_fsat_range  # noqa: E402
 
 
 def _line(ax, label):
@@ -51,7 +51,7 @@ def test_no_span_when_every_k_fills_the_catalogue():
 
 def test_fsat_range_widget_builds_and_redraws():
     pytest.importorskip("ipywidgets")
-    from recfair.widgets import fsat_range
+    from recfair.book.widgets import fsat_range
 
     box = fsat_range(n_users=6, n_items=3, k=2, k_max=3)
     m, n, k = box.children[0].children

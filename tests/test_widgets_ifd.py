@@ -9,7 +9,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from recfair.joint import bounds as joint_bounds  # noqa: E402
-from recfair.plotting import ifd_nonlocal_scores, plot_ifd_nonlocal  # noqa: E402
+from recfair.book.plotting import ifd_nonlocal_scores, plot_ifd_nonlocal  # noqa: E402
 
 
 def test_scores_follow_the_per_user_kernels():
@@ -38,7 +38,7 @@ def test_plot_draws_one_line_per_measure():
 
 def test_ifd_nonlocal_widget_builds_and_redraws():
     pytest.importorskip("ipywidgets")
-    from recfair.widgets import ifd_nonlocal
+    from recfair.book.widgets import ifd_nonlocal
 
     box = ifd_nonlocal(n_items=10, k=4)
     slider = box.children[0].children[0]

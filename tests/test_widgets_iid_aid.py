@@ -9,7 +9,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 from recfair.item_exposure.bounds import iid_single_round  # noqa: E402
-from recfair.plotting import plot_iid_constant  # noqa: E402
+from recfair.book.plotting import plot_iid_constant  # noqa: E402
 
 
 def test_one_line_per_k_on_the_closed_form():
@@ -19,7 +19,7 @@ def test_one_line_per_k_on_the_closed_form():
     assert [line.get_label() for line in lines] == ["k = 1", "k = 10"]
     x, y = lines[1].get_data()
     assert x.min() >= 10                            # only n >= k
-    assert np.allclose(y, [iid_single_round(int(n), 10, 0.5) for n in x])
+    assert np.allclose(y, [iid_single_round(int(n), 10, gamma=0.5) for n in x])
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"
     plt.close(fig)
 
@@ -34,7 +34,7 @@ def test_points_are_marked():
 
 def test_iid_constant_widget_builds_and_redraws():
     pytest.importorskip("ipywidgets")
-    from recfair.widgets import iid_constant
+    from recfair.book.widgets import iid_constant
 
     box = iid_constant(gamma=0.8, k=3)
     gamma_slider, k_slider = box.children[0].children

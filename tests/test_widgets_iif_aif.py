@@ -9,7 +9,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import recfair as rf  # noqa: E402
-from recfair.plotting import iif_gamma_scores, plot_iif_gamma  # noqa: E402
+from recfair.book.plotting import iif_gamma_scores, plot_iif_gamma  # noqa: E402
 
 TOP_K = [[0, 1], [1, 0], [0, 1]]
 RELEVANT = [[0, 2], [1, 4], [0, 1, 5]]
@@ -40,7 +40,7 @@ def test_one_line_per_measure_and_the_marker():
 
 def test_iif_gamma_widget_builds_and_redraws():
     pytest.importorskip("ipywidgets")
-    from recfair.widgets import iif_gamma
+    from recfair.book.widgets import iif_gamma
 
     box = iif_gamma(TOP_K, n_items=6, relevant=RELEVANT, names=("II-F_ori", "AI-F"), log=True)
     box.children[0].value = 0.5

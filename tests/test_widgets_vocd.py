@@ -9,7 +9,7 @@ import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 
 import recfair as rf  # noqa: E402
-from recfair.plotting import plot_item_vectors  # noqa: E402
+from recfair.book.plotting import plot_item_vectors  # noqa: E402
 
 LISTS = [[0, 1], [0, 2]]          # thesis L5 example (T12)
 NEAR_12 = [[1, 0], [1, 0.2], [-1, 0.3]]   # items 1 and 2 point the same way
@@ -49,7 +49,7 @@ def test_features_must_be_two_dimensional():
 
 def test_item_vectors_widget_builds_and_redraws():
     pytest.importorskip("ipywidgets")
-    from recfair.widgets import item_vectors
+    from recfair.book.widgets import item_vectors
 
     box = item_vectors(LISTS, n_items=3, angles=[0, 10, 170], alpha=0.1)
     last, alpha = box.children[0].children

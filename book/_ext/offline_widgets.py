@@ -212,7 +212,7 @@ def localise_cdn_attribute(app: Sphinx, pagename: str, templatename: str, contex
 
 
 def setup(app: Sphinx) -> dict:
-    # Chapters build their controls with recfair.widgets.explore, which precomputes every
+    # Chapters build their controls with recfair.book.widgets.explore, which precomputes every
     # position into static HTML when RECFAIR_WIDGETS=static. The kernels that execute the
     # chapters inherit this process's environment, so setting it here makes every built page
     # respond without a kernel, while the same chapter code gives live ipywidgets in Jupyter.

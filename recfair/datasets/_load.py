@@ -92,7 +92,7 @@ def _protocol(protocol: str) -> dict:
     return dict(PROTOCOLS[key])
 
 
-def load_split(name, protocol: str = "paper1", seed=2020, *, interactions: Interactions | None = None,
+def load_split(name, *, protocol: str = "paper1", seed=2020, interactions: Interactions | None = None,
                preprocessing: dict | None = None, order: str | None = None, ratios=None,
                min_user_train: int | None = None, min_item_train: int | None = None,
                **load_kwargs) -> Split:
@@ -130,7 +130,7 @@ def load_split(name, protocol: str = "paper1", seed=2020, *, interactions: Inter
 
     Examples
     --------
-    >>> split = load_split("lastfm", "paper1")  # doctest: +SKIP
+    >>> split = load_split("lastfm", protocol="paper1")  # doctest: +SKIP
     >>> split.n_users, split.n_items  # doctest: +SKIP
     (1859, 2823)
     """

@@ -66,7 +66,7 @@ def drop_missing_ids(inter: Interactions) -> Interactions:
     return inter.with_frame(frame[~missing], step=f"dropped {int(missing.sum())} rows with a missing id")
 
 
-def drop_duplicates(inter: Interactions, keep: str | None = "last") -> Interactions:
+def drop_duplicates(inter: Interactions, *, keep: str | None = "last") -> Interactions:
     """Keep one row per user-item pair.
 
     Parameters
@@ -179,7 +179,7 @@ def _core_mask(users: np.ndarray, items: np.ndarray, user_k: int, item_k: int,
         rounds += 1
 
 
-def k_core_filter(inter: Interactions, k: int = 5, *, user_k: int | None = None, item_k: int | None = None,
+def k_core_filter(inter: Interactions, *, k: int = 5, user_k: int | None = None, item_k: int | None = None,
                   user_max: int | None = None, item_max: int | None = None) -> Interactions:
     """Iterative k-core: the largest subset in which every user and item has ``>= k`` interactions.
 

@@ -361,7 +361,7 @@ def _read_amazon(root: Path, info: DatasetInfo) -> Interactions:
 _JESTER_MISSING = 99.0
 
 
-def jester_wide_to_long(wide: pd.DataFrame, first_user: int = 1) -> pd.DataFrame:
+def jester_wide_to_long(wide: pd.DataFrame, *, first_user: int = 1) -> pd.DataFrame:
     """Turn one Jester-1 sheet (one row per user) into ``user, item, rating`` rows.
 
     Column 0 is the number of jokes the user rated; columns 1..100 are jokes 1..100; the value

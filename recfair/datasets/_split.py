@@ -392,7 +392,7 @@ def filter_split(split: Split, *, min_user_train: int | None = None, min_item_tr
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"user_id": [1] * 10 + [2] * 3, "item_id": list(range(10)) + [0, 1, 2]})
     >>> split = split_per_user(Interactions(frame), order="random")
-    >>> min_train_interactions(split, 5).n_users
+    >>> min_train_interactions(split, t=5).n_users
     1
     """
     if not isinstance(split, Split):
@@ -448,7 +448,7 @@ def _compact(split: Split, parts: dict) -> Split:
     )
 
 
-def min_train_interactions(split: Split, t: int = 5, *, items: bool = False) -> Split:
+def min_train_interactions(split: Split, *, t: int = 5, items: bool = False) -> Split:
     """Remove users with fewer than ``t`` train interactions from every part (single pass).
 
     With ``items=True`` items with fewer than ``t`` train interactions are removed first

@@ -45,7 +45,7 @@ def statistics(data) -> pd.Series:
     return data.statistics()
 
 
-def statistics_table(datasets, names=None) -> pd.DataFrame:
+def statistics_table(datasets, *, names=None) -> pd.DataFrame:
     """One row of :func:`statistics` per dataset or split, in the thesis's table layout.
 
     Parameters

@@ -18,8 +18,7 @@ module            what it holds
                   ``rf.evaluate_effectiveness(effectiveness, "Atk_group", groups=attrs)``)
 ================  ==========================================================================
 
-The module ``groupings`` keeps its function of the same name (``recfair.groups.groupings.groupings``);
-its other helpers are also available here.
+The helpers of the module ``groupings`` are also available here (``all_groupings``, ``grp``, ``stairs`` ...).
 
 Registry names: ``Min_group`` ... ``Atk_group`` (chapter ``user-groups``); ``SD_within``,
 ``Gini_within``, ``Atk_within``, ``Atk_ind`` (chapter ``user-decomposition``).
@@ -34,7 +33,8 @@ from __future__ import annotations
 
 import importlib
 
-from .groupings import (AGE_GROUPS, ML1M_NON_WORKING, ML100K_NON_WORKING, OCCUPATION_GROUPS, attribute_subsets,
+from .groupings import (AGE_GROUPS, ML1M_NON_WORKING, ML100K_NON_WORKING, OCCUPATION_GROUPS, all_groupings,
+                        attribute_subsets,
                         by_grouping, grp, ml_age_group, ml_occupation_group, movielens_groups, n_groups,
                         stairs)
 from .measures import (GROUP_MEASURES, HIGHER_IS_FAIRER, OPTIONS, RANGES, AtkinsonDecomposition, atk_group, atk_ind,
@@ -48,7 +48,7 @@ __all__ = [
     "gce_group", "atk_group", "sd_within", "gini_within", "atk_within", "atk_ind", "atkinson_decomposition",
     "AtkinsonDecomposition", "group_sizes", "group_means", "encode_groups", "GROUP_MEASURES", "OPTIONS", "RANGES",
     "HIGHER_IS_FAIRER",
-    "attribute_subsets", "n_groups", "by_grouping", "grp", "stairs", "ml_age_group",
+    "all_groupings", "attribute_subsets", "n_groups", "by_grouping", "grp", "stairs", "ml_age_group",
     "ml_occupation_group", "movielens_groups", "AGE_GROUPS", "OCCUPATION_GROUPS", "ML1M_NON_WORKING",
     "ML100K_NON_WORKING",
     "strip_year", "clean_title", "title_ngrams", "TfidfNgrams", "TitleMatch", "match_titles", "text_per_user",

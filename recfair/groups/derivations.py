@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 import sympy as sp
 
-from ..symbolic import Typeset, eq
+from ..book.symbolic import Typeset, eq
 
 __all__ = ["Identity", "atkinson_identity", "mad_factor", "cv_maximum", "gce_zero_group"]
 

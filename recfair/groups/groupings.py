@@ -29,7 +29,7 @@ from .._validation import check_effectiveness
 from .measures import GROUP_MEASURES, OPTIONS, encode_groups
 
 __all__ = [
-    "attribute_subsets", "groupings", "n_groups", "by_grouping", "grp", "stairs", "ml_age_group",
+    "attribute_subsets", "all_groupings", "n_groups", "by_grouping", "grp", "stairs", "ml_age_group",
     "ml_occupation_group", "movielens_groups", "AGE_GROUPS", "OCCUPATION_GROUPS", "ML1M_NON_WORKING",
     "ML100K_NON_WORKING",
 ]
@@ -51,12 +51,12 @@ ML100K_UNSPECIFIED = frozenset({"other"})
 # ============================================================================ groupings
 
 
-def attribute_subsets(attributes, *, sizes=None) -> list[tuple]:
+def attribute_subsets(user_attributes, *, sizes=None) -> list[tuple]:
     """Every non-empty subset of the attributes, by size then in the attributes' order.
 
     Parameters
     ----------
-    attributes : sequence of hashable, or pandas.DataFrame (its columns)
+    user_attributes : sequence of hashable, or pandas.DataFrame (its columns)
     sizes : int or sequence of int, optional
         Keep only subsets of these sizes.
 
@@ -72,7 +72,7 @@ def attribute_subsets(attributes, *, sizes=None) -> list[tuple]:
     >>> attribute_subsets("abc", sizes=2)
     [('a', 'b'), ('a', 'c'), ('b', 'c')]
     """
-    names = list(attributes.columns) if isinstance(attributes, pd.DataFrame) else list(attributes)
+    names = list(user_attributes.columns) if isinstance(user_attributes, pd.DataFrame) else list(user_attributes)
     if not names:
         raise ValueError("attributes is empty: give at least one sensitive attribute.")
     if len(set(names)) != len(names):
@@ -98,7 +98,7 @@ def _check_frame(attributes) -> pd.DataFrame:
     return attributes
 
 
-def groupings(groups, *, sizes=None) -> dict[tuple, pd.DataFrame]:
+def all_groupings(groups, *, sizes=None) -> dict[tuple, pd.DataFrame]:
     """Every way of grouping the users: attribute subset -> the DataFrame of those columns.
 
     Each value can be passed as ``groups`` to any measure of :mod:`recfair.groups`.
@@ -118,7 +118,7 @@ def groupings(groups, *, sizes=None) -> dict[tuple, pd.DataFrame]:
     --------
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"g": ["M", "F"], "a": [1, 2]})
-    >>> list(groupings(frame))
+    >>> list(all_groupings(frame))
     [('g',), ('a',), ('g', 'a')]
     """
     frame = _check_frame(groups)
@@ -190,7 +190,7 @@ def by_grouping(effectiveness, *, groups, measure, sizes=None, **options) -> dic
     frame = _check_frame(groups)
     if len(frame) != x.size:
         raise ValueError(f"groups has {len(frame)} rows but effectiveness has {x.size} users: one row per user.")
-    return {subset: float(f(x, groups=sub, **options)) for subset, sub in groupings(frame, sizes=sizes).items()}
+    return {subset: float(f(x, groups=sub, **options)) for subset, sub in all_groupings(frame, sizes=sizes).items()}
 
 
 def grp(effectiveness, *, groups, measure, **options) -> dict[int, float]:
@@ -273,7 +273,7 @@ def stairs(effectiveness, *, groups, measures=("SD_group", "SD_within", "Gini_gr
     if isinstance(measures, str):
         measures = [measures]
     rows = []
-    for subset, sub in groupings(frame).items():
+    for subset, sub in all_groupings(frame).items():
         row = {"grouping": "+".join(map(str, subset)), "n_attributes": len(subset), "n_groups": n_groups(sub)}
         for name in measures:
             row[name] = float(_measure(name)(x, **({} if name == "Atk_ind" else {"groups": sub}),

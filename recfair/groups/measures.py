@@ -93,7 +93,7 @@ def _missing(values: np.ndarray) -> np.ndarray:
     return np.asarray(pd.isna(values), dtype=bool)
 
 
-def encode_groups(groups, n_users: int | None = None) -> tuple[np.ndarray, list]:
+def encode_groups(groups, *, n_users: int | None = None) -> tuple[np.ndarray, list]:
     """Integer group codes ``0 .. N'-1`` (one per user) and the group labels, in order of first appearance.
 
     Parameters
@@ -206,7 +206,7 @@ def _group(effectiveness, groups, *, nonnegative: bool = False, measure: str = "
         value = undefined_users(measure, x, on_undefined)
         if value is not None:
             raise _Undefined(value)
-    codes, _ = encode_groups(groups, x.size)
+    codes, _ = encode_groups(groups, n_users=x.size)
     order = np.lexsort((x, codes))
     sorted_x = x[order]
     sizes_int = np.bincount(codes)

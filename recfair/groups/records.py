@@ -49,7 +49,7 @@ def _group_compute(key):
     func = _groups.GROUP_MEASURES[key]
 
     def compute(run, *, on_undefined="warn", base="NDCG", attributes=None, **options):
-        effectiveness = per_user_effectiveness(run, base)
+        effectiveness = per_user_effectiveness(run, base=base)
         missing = int(np.isnan(effectiveness).sum())
         if missing:            # the run knows why: name the base measure
             return undefined(key, f"{missing} user(s) have an undefined {base} (no relevant item)", on_undefined)

@@ -99,7 +99,7 @@ def clean_title(title) -> str:
     return _SPACES.sub(" ", text).strip()
 
 
-def title_ngrams(title, n: int = 3) -> list[str]:
+def title_ngrams(title, *, n: int = 3) -> list[str]:
     """The character n-grams of a cleaned title, inside words only.
 
     Parameters
@@ -142,7 +142,7 @@ class TfidfNgrams:
     1.0
     """
 
-    def __init__(self, corpus, n: int = 3):
+    def __init__(self, corpus, *, n: int = 3):
         if isinstance(n, bool) or not isinstance(n, numbers.Integral) or n < 1:
             raise ValueError(f"n must be a positive integer, got {n!r}.")
         if isinstance(corpus, str) or not isinstance(corpus, (Sequence, np.ndarray)):
@@ -152,7 +152,7 @@ class TfidfNgrams:
         self.vocabulary: dict[str, int] = {}
         df: list[int] = []
         for doc in docs:
-            for gram in set(title_ngrams(doc, self.n)):
+            for gram in set(title_ngrams(doc, n=self.n)):
                 j = self.vocabulary.setdefault(gram, len(df))
                 if j == len(df):
                     df.append(0)
@@ -165,7 +165,7 @@ class TfidfNgrams:
         indptr, indices, data = [0], [], []
         for title in titles:
             counts: dict[int, int] = {}
-            for gram in title_ngrams(title, self.n):
+            for gram in title_ngrams(title, n=self.n):
                 j = self.vocabulary.get(gram)
                 if j is not None:
                     counts[j] = counts.get(j, 0) + 1
@@ -342,7 +342,7 @@ def match_titles(recommended, test, *, k: int = 10, threshold: float = 0.75, n: 
 TEXT_MEASURES = ("HR", "MRR", "P", "R", "MAP", "NDCG")
 
 
-def text_per_user(name: str, match: TitleMatch, *, variant: str = "standard") -> np.ndarray:
+def text_per_user(measure: str, match: TitleMatch, *, variant: str = "standard") -> np.ndarray:
     r"""Per-user effectiveness of matched free-text recommendations (the base scores of Paper 6).
 
     ``variant="standard"`` gives recfair's definitions (:func:`recfair.relevance.per_user_from_hits`):
@@ -363,7 +363,7 @@ def text_per_user(name: str, match: TitleMatch, *, variant: str = "standard") ->
 
     Parameters
     ----------
-    name : {"HR", "MRR", "P", "R", "MAP", "NDCG"}
+    measure : {"HR", "MRR", "P", "R", "MAP", "NDCG"}
         The relevance measure.
     match : TitleMatch
         The hits of :func:`match_titles`.
@@ -385,16 +385,16 @@ def text_per_user(name: str, match: TitleMatch, *, variant: str = "standard") ->
         raise TypeError(f"match must be the TitleMatch of match_titles, got {type(match).__name__}.")
     if variant not in ("standard", "paper"):
         raise ValueError(f"variant must be 'standard' or 'paper', got {variant!r}.")
-    if name not in TEXT_MEASURES:
-        raise ValueError(f"name must be one of {TEXT_MEASURES}, got {name!r}.")
+    if measure not in TEXT_MEASURES:
+        raise ValueError(f"measure must be one of {TEXT_MEASURES}, got {measure!r}.")
     hits = match.hits
-    if variant == "paper" and name == "P":
+    if variant == "paper" and measure == "P":
         n = match.n_returned
         out = np.zeros(hits.shape[0])
         pos = n > 0
         out[pos] = hits[pos].sum(axis=1) / n[pos]
         return out
-    if variant == "paper" and name == "NDCG":
+    if variant == "paper" and measure == "NDCG":
         discount = 1.0 / np.log2(np.arange(2, hits.shape[1] + 2))
         dcg = hits @ discount
         ideal = np.concatenate(([0.0], np.cumsum(discount)))[hits.sum(axis=1)]
@@ -402,4 +402,4 @@ def text_per_user(name: str, match: TitleMatch, *, variant: str = "standard") ->
         pos = ideal > 0
         out[pos] = dcg[pos] / ideal[pos]
         return out
-    return per_user_from_hits(name, hits, match.n_relevant)
+    return per_user_from_hits(measure, hits, match.n_relevant)

@@ -110,7 +110,7 @@ def qf_most_fair(m: int, n: int, k: int) -> float:
 
 # --------------------------------------------------------------------------- entropy
 
-def ent_most_unfair(m: int, n: int, k: int, base=None) -> float:
+def ent_most_unfair(m: int, n: int, k: int, *, base=None) -> float:
     r"""Entropy of the same ``k`` items for everyone: :math:`\log_b k` (base ``n`` by default).
 
     The original entropy is undefined (log 0) at that recommendation when ``k < n``; the
@@ -123,7 +123,7 @@ def ent_most_unfair(m: int, n: int, k: int, base=None) -> float:
     return math.log(k) / log_base(base, n)
 
 
-def ent_most_fair(m: int, n: int, k: int, base=None) -> float:
+def ent_most_fair(m: int, n: int, k: int, *, base=None) -> float:
     r"""Entropy of the balanced counts (Paper 1, Resolving Limitations: Ent_max): base ``n`` by default.
 
     .. math::
@@ -275,7 +275,7 @@ def fsat_true_minimum(m: int, n: int, k: int) -> float:
 
 # --------------------------------------------------------------------------- VoCD, II-D, AI-D
 
-def vocd_upper_bound(m: int, beta: float = 0.0) -> float:
+def vocd_upper_bound(m: int, *, beta: float = 0.0) -> float:
     r"""Upper bound of VoCD (thesis Theorems 1-2): :math:`\max(\frac{m-1}{m} - \beta, 0)`.
 
     Every pair term is :math:`\max(CD - \beta, 0)` with :math:`CD = 1 - c_{\min}/c_{\max}
@@ -293,7 +293,7 @@ def vocd_upper_bound(m: int, beta: float = 0.0) -> float:
     return max((m - 1) / m - check_beta(beta), 0.0)
 
 
-def random_rbp_exposure(n: int, k: int, gamma: float = 0.8) -> float:
+def random_rbp_exposure(n: int, k: int, *, gamma: float = 0.8) -> float:
     r"""Expected RBP exposure of an item under a uniformly random ranking: :math:`\frac{1-\gamma^k}{n(1-\gamma)}`.
 
     >>> round(random_rbp_exposure(2823, 10), 6)   # Lastfm
@@ -305,7 +305,7 @@ def random_rbp_exposure(n: int, k: int, gamma: float = 0.8) -> float:
     return (1.0 - gamma**k) / (n * (1.0 - gamma))
 
 
-def iid_single_round(n: int, k: int, gamma: float = 0.8) -> float:
+def iid_single_round(n: int, k: int, *, gamma: float = 0.8) -> float:
     r"""II-D of any single-round recommendation (a constant, B15), and AI-D's maximum.
 
     .. math::
@@ -325,7 +325,7 @@ def iid_single_round(n: int, k: int, gamma: float = 0.8) -> float:
     n = check_positive_int(n, "n")
     k = check_positive_int(k, "k")
     gamma = check_gamma(gamma)
-    return (1.0 - gamma ** (2 * k)) / (n * (1.0 - gamma**2)) - random_rbp_exposure(n, k, gamma) ** 2
+    return (1.0 - gamma ** (2 * k)) / (n * (1.0 - gamma**2)) - random_rbp_exposure(n, k, gamma=gamma) ** 2
 
 
 # --------------------------------------------------------------------------- achievable
@@ -373,12 +373,12 @@ def _empty_range_reason(name: str, m: int, n: int, k: int) -> str | None:
     return None
 
 
-def achievable(name: str, m: int, n: int, k: int, **params):
-    """Scores of measure ``name`` at the thesis's most unfair and most fair recommendations @k.
+def achievable(measure: str, m: int, n: int, k: int, **params):
+    """Scores of ``measure`` at the thesis's most unfair and most fair recommendations @k.
 
     Parameters
     ----------
-    name : str
+    measure : str
         Canonical name of a Paper 1 measure: ``"Jain_ori"``, ``"QF_ori"``, ``"Ent_ori"``
         (also ``"Ent_def"``), ``"Gini_ori"``, ``"Gini-w_ori"``, ``"FSat_ori"``, ``"VoCD"``,
         ``"II-D"``, ``"AI-D"``, or a corrected name (``"Jain_our"``, ...).
@@ -416,37 +416,37 @@ def achievable(name: str, m: int, n: int, k: int, **params):
     Bounds(most_unfair=nan, most_fair=nan)
     """
     m, n, k = _mnk(m, n, k)
-    if name in _CORRECTED:
-        _check_params(_CORRECTED[name], params)
-        if _empty_range_reason(name, m, n, k) is not None:
+    if measure in _CORRECTED:
+        _check_params(_CORRECTED[measure], params)
+        if _empty_range_reason(measure, m, n, k) is not None:
             return Bounds(math.nan, math.nan)
-        original = achievable(_CORRECTED[name], m, n, k, **params)
+        original = achievable(_CORRECTED[measure], m, n, k, **params)
         if original.most_unfair > original.most_fair:       # lower is fairer: Gini, Gini-w
             return Bounds(1.0, 0.0)
         return Bounds(0.0, 1.0)
-    if name not in _ORIGINAL:
-        raise ValueError(f"no achievable bounds for {name!r}; known names: "
+    if measure not in _ORIGINAL:
+        raise ValueError(f"no achievable bounds for {measure!r}; known names: "
                          f"{', '.join(_ORIGINAL + tuple(_CORRECTED))}.")
-    _check_params(name, params)
-    if name == "Jain_ori":
+    _check_params(measure, params)
+    if measure == "Jain_ori":
         return Bounds(jain_most_unfair(m, n, k), jain_most_fair(m, n, k))
-    if name == "QF_ori":
+    if measure == "QF_ori":
         return Bounds(qf_most_unfair(m, n, k), qf_most_fair(m, n, k))
-    if name in ("Ent_ori", "Ent_def"):
+    if measure in ("Ent_ori", "Ent_def"):
         base = params.get("base")
-        return Bounds(ent_most_unfair(m, n, k, base), ent_most_fair(m, n, k, base))
-    if name == "Gini_ori":
+        return Bounds(ent_most_unfair(m, n, k, base=base), ent_most_fair(m, n, k, base=base))
+    if measure == "Gini_ori":
         return Bounds(gini_most_unfair(m, n, k), gini_most_fair(m, n, k))
-    if name == "Gini-w_ori":
+    if measure == "Gini-w_ori":
         fair = gini_w_most_fair(m, n, k) if k * m <= n else 0.0
         return Bounds(gini_w_most_unfair(m, n, k), fair)
-    if name == "FSat_ori":
+    if measure == "FSat_ori":
         return Bounds(fsat_most_unfair(m, n, k), fsat_most_fair(m, n, k))
-    if name == "VoCD":
+    if measure == "VoCD":
         check_alpha(params.get("alpha", 2.0))
-        return Bounds(vocd_upper_bound(m, params.get("beta", 0.0)), 0.0)
+        return Bounds(vocd_upper_bound(m, beta=params.get("beta", 0.0)), 0.0)
     gamma = params.get("gamma", 0.8)
-    constant = iid_single_round(n, k, gamma)
-    if name == "II-D":
+    constant = iid_single_round(n, k, gamma=gamma)
+    if measure == "II-D":
         return Bounds(constant, constant)
     return Bounds(constant, 0.0)   # AI-D

@@ -2,7 +2,7 @@ r"""Achievable bounds of the item-exposure measures of Paper 1, derived with sym
 
 Every function builds the recommendation that attains the bound, feeds its counts (or exposures)
 into the measure's own formula and lets sympy do the algebra. It returns a
-:class:`~recfair.symbolic.Derivation`: the captioned steps, the closed form and its special
+:class:`~recfair.book.symbolic.Derivation`: the captioned steps, the closed form and its special
 cases. The numeric twins live in :mod:`recfair.item_exposure.bounds`; the tests check that both agree.
 
 Two recommendations recur (Paper 1, appendix on the mathematical workings for the bounds):
@@ -29,7 +29,7 @@ from functools import cache
 
 import sympy as sp
 
-from ..symbolic import (CheckResult, Derivation, Typeset, as_written, beta, check_against, ell, eq, f, frac, gamma,
+from ..book.symbolic import (CheckResult, Derivation, Typeset, as_written, beta, check_against, ell, eq, f, frac, gamma,
                         generic_branch, i, j, k, linear_sum, m, n, r, s, u, w, x1, x2, x3)
 
 __all__ = [

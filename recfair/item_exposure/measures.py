@@ -370,7 +370,7 @@ def _rbp_stats(top_k: np.ndarray, rounds, n_items: int, gamma: float) -> tuple[n
     """
     m, k = top_k.shape
     w = gamma ** np.arange(k, dtype=np.float64)
-    e_rand = _b.random_rbp_exposure(n_items, k, gamma)
+    e_rand = _b.random_rbp_exposure(n_items, k, gamma=gamma)
     if isinstance(top_k, RankCounts):
         return top_k.table @ w / m, m * float((w * (w - 2.0 * e_rand)).sum())
     if rounds is None or rounds.shape[0] == 1:
@@ -567,7 +567,7 @@ def _iid(top_k, n, on_undefined, gamma=0.8, rounds=None):
     m, k = top_k.shape
     if m == 0:
         return undefined("ii_disparity", _NO_SLOTS + ", so the mean over users is 0/0", on_undefined)
-    e_rand = _b.random_rbp_exposure(n, k, gamma)
+    e_rand = _b.random_rbp_exposure(n, k, gamma=gamma)
     _, cross = _rbp_stats(top_k, rounds, n, gamma)
     return float(e_rand**2 + cross / (m * n))
 
@@ -577,7 +577,7 @@ def _aid(top_k, n, on_undefined, gamma=0.8, rounds=None):
     m, k = top_k.shape
     if m == 0:
         return undefined("ai_disparity", _NO_SLOTS + ", so the mean over users is 0/0", on_undefined)
-    e_rand = _b.random_rbp_exposure(n, k, gamma)
+    e_rand = _b.random_rbp_exposure(n, k, gamma=gamma)
     mean_exposure, _ = _rbp_stats(top_k, rounds, n, gamma)
     return float(np.mean((mean_exposure - e_rand) ** 2))
 

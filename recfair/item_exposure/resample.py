@@ -184,8 +184,8 @@ def linear_form(key: str, run, **options) -> LinearForm | None:
 
         return LinearForm("dcg", _incidence(run.top_k, n, weights), finish, weights)
     gamma = _ie.check_gamma(options.get("gamma", 0.8))
-    e_rand = _b.random_rbp_exposure(n, k, gamma)
-    weights = _rbp(np.arange(1, k + 1), gamma)
+    e_rand = _b.random_rbp_exposure(n, k, gamma=gamma)
+    weights = _rbp(np.arange(1, k + 1), gamma=gamma)
     if key == "AI-D":
         def finish(exposure):
             return np.mean((np.asarray(exposure) / m - e_rand) ** 2, axis=1)

@@ -31,8 +31,8 @@ _RANKED = {"Gini-w_ori", "II-D", "AI-D"}
 _MULTI_ROUND = {"Gini_ori", "Gini-w_ori", "II-D", "AI-D"}
 
 
-def count_configurations(name: str, m: int, n: int, k: int, *, rounds: int = 1) -> int:
-    """How many recommendations :func:`exhaustive` would enumerate for ``name`` at (m, n, k).
+def count_configurations(measure: str, m: int, n: int, k: int, *, rounds: int = 1) -> int:
+    """How many recommendations :func:`exhaustive` would enumerate for ``measure`` at (m, n, k).
 
     Users are exchangeable, so a recommendation is a multiset of ``m`` user profiles; a
     profile is a multiset of ``rounds`` lists; a list is a ``k``-subset of the ``n`` items
@@ -41,21 +41,21 @@ def count_configurations(name: str, m: int, n: int, k: int, *, rounds: int = 1) 
     >>> count_configurations("Gini-w_ori", 2, 3, 3)   # 6 permutations, multisets of 2
     21
     """
-    base = _CORRECTED.get(name, name)
+    base = _CORRECTED.get(measure, measure)
     if base not in _ORIGINAL:
-        raise ValueError(f"exhaustive search knows {', '.join(_ORIGINAL + tuple(_CORRECTED))}; got {name!r}.")
+        raise ValueError(f"exhaustive search knows {', '.join(_ORIGINAL + tuple(_CORRECTED))}; got {measure!r}.")
     m, n, k = _mnk(m, n, k)
     rounds = check_positive_int(rounds, "rounds")
     if rounds > 1 and base not in _MULTI_ROUND:
-        raise ValueError(f"{name} is a single-round measure; rounds must be 1, got {rounds}.")
+        raise ValueError(f"{measure} is a single-round measure; rounds must be 1, got {rounds}.")
     lists = math.perm(n, k) if base in _RANKED else math.comb(n, k)
     profiles = math.comb(lists + rounds - 1, rounds)
     return math.comb(profiles + m - 1, m)
 
 
-def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_configurations: int = 2_000_000,
+def exhaustive(measure: str, m: int, n: int, k: int, *, rounds: int = 1, max_configurations: int = 2_000_000,
                relevant=None, **params) -> Extremes:
-    """Exact smallest and largest value of measure ``name`` over every top-k recommendation.
+    """Exact smallest and largest value of ``measure`` over every top-k recommendation.
 
     Enumerates multisets (users are exchangeable) of user profiles, each a multiset of
     ``rounds`` lists (see :func:`count_configurations`), and evaluates the measure with the
@@ -65,7 +65,7 @@ def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_config
 
     Parameters
     ----------
-    name : str
+    measure : str
         An original name (``"Jain_ori"``, ``"QF_ori"``, ``"Ent_ori"``, ``"Ent_def"``,
         ``"Gini_ori"``, ``"Gini-w_ori"``, ``"FSat_ori"``, ``"VoCD"``, ``"II-D"``, ``"AI-D"``)
         or a corrected one (``"Jain_our"``, ...; rescaled with the closed forms).
@@ -98,20 +98,20 @@ def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_config
     (0.02, 0.186667)
     """
     if relevant is not None:
-        raise ValueError(f"relevant= is only for the relevance-aware measures, not {name!r}.")
-    total = count_configurations(name, m, n, k, rounds=rounds)
+        raise ValueError(f"relevant= is only for the relevance-aware measures, not {measure!r}.")
+    total = count_configurations(measure, m, n, k, rounds=rounds)
     if total > max_configurations:
-        raise ValueError(f"exhaustive search over {total:,} recommendations for {name} at (m={m}, n={n}, k={k}, "
+        raise ValueError(f"exhaustive search over {total:,} recommendations for {measure} at (m={m}, n={n}, k={k}, "
                          f"rounds={rounds}) exceeds max_configurations={max_configurations:,}.")
-    base = _CORRECTED.get(name, name)
+    base = _CORRECTED.get(measure, measure)
     _check_params(base, params)
-    corrected = name in _CORRECTED
-    if name == "Ent_our":
+    corrected = measure in _CORRECTED
+    if measure == "Ent_our":
         params = {"base": math.e}       # the correction works in natural log (it is base-invariant)
     slots_users = m * rounds            # users x rounds: the effective number of lists
-    if corrected and _empty_range_reason(name, slots_users, n, k) is not None:
-        raise ValueError(f"{name} is undefined at (m={m}, n={n}, k={k}, rounds={rounds}): "
-                         f"{_empty_range_reason(name, slots_users, n, k)}.")
+    if corrected and _empty_range_reason(measure, slots_users, n, k) is not None:
+        raise ValueError(f"{measure} is undefined at (m={m}, n={n}, k={k}, rounds={rounds}): "
+                         f"{_empty_range_reason(measure, slots_users, n, k)}.")
 
     ranked = base in _RANKED
     lists = np.array(list((itertools.permutations if ranked else itertools.combinations)(range(n), k)),
@@ -129,7 +129,7 @@ def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_config
                         dtype=np.int64).reshape(-1, rounds)
     per_profile = per_list[prof_idx].sum(axis=1)          # (profiles, n): summed over rounds
     if base in ("II-D", "AI-D"):
-        e_rand = random_rbp_exposure(n, k, gamma)
+        e_rand = random_rbp_exposure(n, k, gamma=gamma)
         per_profile = per_profile / rounds                 # E_{u,i}: mean over rounds
         profile_dev = ((per_profile - e_rand) ** 2).sum(axis=1)
 
@@ -149,7 +149,7 @@ def exhaustive(name: str, m: int, n: int, k: int, *, rounds: int = 1, max_config
             totals = per_profile[block].sum(axis=1)        # (B, n) counts or exposures
             values = _ie._batch_measure(base, totals, m=slots_users, n=n, k=k, params=params)
         if corrected:
-            values = _ie._rescale(name, values, slots_users, n, k)
+            values = _ie._rescale(measure, values, slots_users, n, k)
         values = values[~np.isnan(values)]
         if values.size:
             lo, hi = min(lo, float(values.min())), max(hi, float(values.max()))

@@ -15,7 +15,7 @@ from ..examination import weights
 # --------------------------------------------------------------------------- exposures and targets
 
 
-def iaa_attention(k: int, corrected: bool = True) -> np.ndarray:
+def iaa_attention(k: int, *, corrected: bool = True) -> np.ndarray:
     r"""IAA's linear attention of positions ``1..k``.
 
     ``corrected=True``: the thesis's corrected :math:`\tilde e = (k + 1 - p)/k` (weights

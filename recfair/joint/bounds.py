@@ -17,8 +17,9 @@ n : int
     Number of items; the full ranking holds all of them.
 k : int
     Cut-off, ``1 <= k <= n``: positions ``1..k`` are shown, the rest get zero exposure.
-R : int
-    :math:`|R_u^*|`, number of items relevant to the user, ``0 <= R <= n``.
+n_relevant : int
+    :math:`|R_u^*|`, number of items relevant to the user, ``0 <= n_relevant <= n``; the formulas
+    write it :math:`R`.
 examination : str
     Name of an examination function of :mod:`recfair.examination` (``"dcg"`` for IFD,
     ``"rbp"`` for II-F, with ``gamma``); IAA uses its own linear attention
@@ -91,11 +92,11 @@ ENDS = ("most_fair", "most_unfair")
 def _nkr(n, k, R) -> tuple[int, int, int]:
     n = check_positive_int(n, "n")
     k = check_positive_int(k, "k")
-    R = check_positive_int(R, "R", minimum=0)
+    R = check_positive_int(R, "n_relevant", minimum=0)
     if k > n:
         raise ValueError(f"k={k} exceeds n={n}.")
     if R > n:
-        raise ValueError(f"R={R} exceeds n={n}: a user cannot have more relevant items than exist.")
+        raise ValueError(f"n_relevant={R} exceeds n={n}: a user cannot have more relevant items than exist.")
     return n, k, R
 
 
@@ -117,7 +118,7 @@ def _exposure(name: str, k: int, n: int, **params) -> np.ndarray:
 
 # --------------------------------------------------------------------------- building blocks
 
-def iif_target(R: int, examination: str = "rbp", **params) -> float:
+def iif_target(n_relevant: int, *, examination: str = "rbp", **params) -> float:
     r"""II-F's target exposure :math:`E^*` of each relevant item (0 if ``R = 0``).
 
     The mean examination weight of positions ``1..R`` (the ideal stochastic policy shuffles
@@ -127,7 +128,7 @@ def iif_target(R: int, examination: str = "rbp", **params) -> float:
     >>> round(iif_target(2, gamma=0.8), 10)
     0.9
     """
-    R = check_positive_int(R, "R", minimum=0)
+    R = check_positive_int(n_relevant, "n_relevant", minimum=0)
     return float(core.iif_targets([R], examination, **params)[0])
 
 
@@ -141,7 +142,7 @@ def iaa_user(rel_by_rank, *, k: int, corrected: bool = True) -> float:
     0.75
     """
     rel = _rel_vector(rel_by_rank)
-    return float(_separable_user(rel, iaa_attention(k, corrected)[:rel.size], rel, core.abs_cost) / rel.size)
+    return float(_separable_user(rel, iaa_attention(k, corrected=corrected)[:rel.size], rel, core.abs_cost) / rel.size)
 
 
 def iif_user(rel_by_rank, *, k: int, examination: str = "rbp", **params) -> float:
@@ -152,7 +153,7 @@ def iif_user(rel_by_rank, *, k: int, examination: str = "rbp", **params) -> floa
     """
     rel = _rel_vector(rel_by_rank)
     n = rel.size
-    target = iif_target(int(rel.sum()), examination, **params) * rel
+    target = iif_target(int(rel.sum()), examination=examination, **params) * rel
     return float(_separable_user(rel, weights(examination, min(k, n), **params), target, core.square_cost) / n)
 
 
@@ -194,7 +195,7 @@ def ifd_div_user(rel_by_rank, *, k: int | None, examination: str = "dcg", **para
     return ifd_div_from_values(exposure[rel == 1])
 
 
-def ifd_mul_from_positions(n: int, positions, examination: str = "dcg", **params) -> float:
+def ifd_mul_from_positions(n: int, positions, *, examination: str = "dcg", **params) -> float:
     r"""IFD×(u) from the top-k positions ``S`` holding relevant items (identity D8).
 
     :math:`J_i = e_p` for a relevant item at :math:`p \le k`, else 0, so
@@ -219,7 +220,7 @@ def ifd_mul_user(rel_by_rank, *, k: int, examination: str = "dcg", **params) -> 
     """
     rel = _rel_vector(rel_by_rank)
     positions = np.flatnonzero(rel[:k]) + 1
-    return ifd_mul_from_positions(rel.size, positions, examination, **params)
+    return ifd_mul_from_positions(rel.size, positions, examination=examination, **params)
 
 
 #: The per-user kernels by measure name: ``kernel(rel_by_rank, *, k, **params) -> float``.
@@ -230,7 +231,7 @@ KERNELS: dict[str, Callable[..., float]] = {
 
 # --------------------------------------------------------------------------- IAA (D1-D4)
 
-def iaa_most_fair(n: int, k: int, R: int, corrected: bool = True) -> float:
+def iaa_most_fair(n: int, k: int, n_relevant: int, *, corrected: bool = True) -> float:
     r"""Smallest IAA(u): relevant items on top (Theorem 1; exact, the sum is separable).
 
     Corrected attention (D1): :math:`[R(R-1) + (k-R)(k-R+1)]/(2kn)` if :math:`R \le k`, else
@@ -240,7 +241,7 @@ def iaa_most_fair(n: int, k: int, R: int, corrected: bool = True) -> float:
     >>> iaa_most_fair(10, 10, 10)
     0.45
     """
-    n, k, R = _nkr(n, k, R)
+    n, k, R = _nkr(n, k, n_relevant)
     if corrected:
         if R <= k:
             return (R * (R - 1) + (k - R) * (k - R + 1)) / (2 * k * n)
@@ -251,7 +252,7 @@ def iaa_most_fair(n: int, k: int, R: int, corrected: bool = True) -> float:
     return (k / 2 + R - k) / n
 
 
-def iaa_most_unfair(n: int, k: int, R: int, corrected: bool = True) -> float:
+def iaa_most_unfair(n: int, k: int, n_relevant: int, *, corrected: bool = True) -> float:
     r"""Largest IAA(u): relevant items at the bottom (Theorem 2; exact).
 
     With :math:`s = \max(0, R - (n - k))` relevant items forced into the top-k (positions
@@ -264,7 +265,7 @@ def iaa_most_unfair(n: int, k: int, R: int, corrected: bool = True) -> float:
     >>> iaa_most_unfair(10, 2, 3)
     0.45
     """
-    n, k, R = _nkr(n, k, R)
+    n, k, R = _nkr(n, k, n_relevant)
     s = max(0, R - (n - k))
     if corrected:
         top = (k * (k + 1) / 2 - s * (s + 1) / 2) / k + s * (2 * k - s - 1) / (2 * k)
@@ -286,7 +287,7 @@ def _iif_generic(n, k, R, on_top: bool, examination, params) -> float:
     return iif_user(rel, k=k, examination=examination, **params)
 
 
-def iif_most_fair(n: int, k: int, R: int, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
+def iif_most_fair(n: int, k: int, n_relevant: int, *, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
     r"""Smallest II-F(u): relevant items on top (Theorem 5; exact, the sum is separable).
 
     RBP (D12), with target :math:`t = (1-\gamma^R)/(R(1-\gamma))`:
@@ -298,16 +299,16 @@ def iif_most_fair(n: int, k: int, R: int, gamma: float = 0.8, examination: str =
     >>> round(iif_most_fair(3, 2, 1), 6)
     0.213333
     """
-    n, k, R = _nkr(n, k, R)
+    n, k, R = _nkr(n, k, n_relevant)
     if examination != "rbp":
         return _iif_generic(n, k, R, True, examination, params)
     g = check_gamma(gamma)
-    t = iif_target(R, "rbp", gamma=g)
+    t = iif_target(R, examination="rbp", gamma=g)
     shown = (1 - g ** (2 * k)) / (1 - g**2)
     return (shown - 2 * t * (1 - g ** min(R, k)) / (1 - g) + R * t**2) / n
 
 
-def iif_most_unfair(n: int, k: int, R: int, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
+def iif_most_unfair(n: int, k: int, n_relevant: int, *, gamma: float = 0.8, examination: str = "rbp", **params) -> float:
     r"""Largest II-F(u): relevant items at the bottom (mirror of Theorem 5; exact).
 
     RBP (D13): :math:`\frac1n\big[\frac{1-\gamma^{2k}}{1-\gamma^2} + Rt^2\big]` when
@@ -318,11 +319,11 @@ def iif_most_unfair(n: int, k: int, R: int, gamma: float = 0.8, examination: str
     >>> round(iif_most_unfair(3, 2, 1), 6)   # thesis 0.88 (both shown items irrelevant)
     0.88
     """
-    n, k, R = _nkr(n, k, R)
+    n, k, R = _nkr(n, k, n_relevant)
     if examination != "rbp":
         return _iif_generic(n, k, R, False, examination, params)
     g = check_gamma(gamma)
-    t = iif_target(R, "rbp", gamma=g)
+    t = iif_target(R, examination="rbp", gamma=g)
     s = max(0, R - (n - k))
     shown = (1 - g ** (2 * k)) / (1 - g**2)
     hit = g ** (k - s) * (1 - g**s) / (1 - g)
@@ -331,7 +332,7 @@ def iif_most_unfair(n: int, k: int, R: int, gamma: float = 0.8, examination: str
 
 # --------------------------------------------------------------------------- IFD÷ (D5-D7)
 
-def ifd_div_positions(n: int, k: int | None, R: int, end: str = "most_unfair",
+def ifd_div_positions(n: int, k: int | None, n_relevant: int, *, end: str = "most_unfair",
                       examination: str = "dcg", **params) -> np.ndarray:
     r"""Positions (1-based, ascending) of the ``R`` relevant items at one end of IFD÷(u).
 
@@ -345,10 +346,10 @@ def ifd_div_positions(n: int, k: int | None, R: int, end: str = "most_unfair",
 
     >>> ifd_div_positions(8, 8, 4).tolist()              # thesis: [1,1,0,0,0,0,1,1]
     [1, 2, 7, 8]
-    >>> ifd_div_positions(15, 10, 6, "most_fair").tolist()   # not the bottom (spec D7')
+    >>> ifd_div_positions(15, 10, 6, end="most_fair").tolist()   # not the bottom (spec D7')
     [5, 6, 7, 8, 9, 10]
     """
-    n, kk, R = _nkr(n, n if k is None else k, R)
+    n, kk, R = _nkr(n, n if k is None else k, n_relevant)
     if end not in ENDS:
         raise ValueError(f"end must be one of {ENDS}, got {end!r}.")
     if R == 0:
@@ -361,7 +362,7 @@ def _ifd_div_at(n, k, positions, examination, params) -> float:
     return ifd_div_from_values(e[np.asarray(positions, dtype=np.int64) - 1])
 
 
-def ifd_div_most_fair(n: int, k: int | None, R: int, examination: str = "dcg", **params) -> float:
+def ifd_div_most_fair(n: int, k: int | None, n_relevant: int, *, examination: str = "dcg", **params) -> float:
     r"""Smallest IFD÷(u) (exact). 0 when :math:`R \le n - k` (all relevant items unexposed,
     D7); otherwise found by :func:`ifd_div_positions` — *not* always the thesis's bottom
     strategy (D7'). ``nan`` if ``R = 0``.
@@ -369,32 +370,32 @@ def ifd_div_most_fair(n: int, k: int | None, R: int, examination: str = "dcg", *
     >>> round(ifd_div_most_fair(15, 10, 6), 5), round(ifd_div_most_fair(10, 10, 2), 5)
     (0.01868, 0.00299)
     """
-    n, _, R = _nkr(n, n if k is None else k, R)
+    n, _, R = _nkr(n, n if k is None else k, n_relevant)
     if R == 0:
         return math.nan
-    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, "most_fair", examination, **params), examination, params)
+    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, end="most_fair", examination=examination, **params), examination, params)
 
 
-def ifd_div_most_unfair(n: int, k: int | None, R: int, examination: str = "dcg", **params) -> float:
+def ifd_div_most_unfair(n: int, k: int | None, n_relevant: int, *, examination: str = "dcg", **params) -> float:
     """Largest IFD÷(u) (exact; D6 when its conditions hold). ``nan`` if ``R = 0``.
 
     >>> [round(ifd_div_most_unfair(10, 10, R), 5) for R in (2, 3)]   # 0.158 is the R = 3 value
     [0.17773, 0.15799]
     """
-    n, _, R = _nkr(n, n if k is None else k, R)
+    n, _, R = _nkr(n, n if k is None else k, n_relevant)
     if R == 0:
         return math.nan
-    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, "most_unfair", examination, **params), examination, params)
+    return _ifd_div_at(n, k, ifd_div_positions(n, k, R, end="most_unfair", examination=examination, **params), examination, params)
 
 
-def ifd_div_half_half(n: int, k: int | None, R: int, examination: str = "dcg", **params) -> float:
+def ifd_div_half_half(n: int, k: int | None, n_relevant: int, *, examination: str = "dcg", **params) -> float:
     r"""IFD÷(u) of the thesis's unfairest strategy: :math:`\lfloor R/2 \rfloor` relevant items
     on top, the other :math:`\lceil R/2 \rceil` at the bottom of the full ranking.
 
     >>> ifd_div_half_half(8, 8, 4) == ifd_div_most_unfair(8, 8, 4)
     True
     """
-    n, _, R = _nkr(n, n if k is None else k, R)
+    n, _, R = _nkr(n, n if k is None else k, n_relevant)
     if R == 0:
         return math.nan
     h = R // 2
@@ -402,7 +403,7 @@ def ifd_div_half_half(n: int, k: int | None, R: int, examination: str = "dcg", *
     return _ifd_div_at(n, k, positions, examination, params)
 
 
-def ifd_div_half_half_closed(R: int, examination: str = "dcg", **params) -> float:
+def ifd_div_half_half_closed(n_relevant: int, *, examination: str = "dcg", **params) -> float:
     r"""D6: :math:`\frac1{R^2}\sum_{j=1}^{\lfloor R/2\rfloor}(R-2j+1)\,e_j`, the IFD÷ maximum when
     :math:`\lfloor R/2\rfloor \le k` and :math:`\lceil R/2\rceil \le n - k` (then it does not
     depend on ``n`` or ``k``).
@@ -410,7 +411,7 @@ def ifd_div_half_half_closed(R: int, examination: str = "dcg", **params) -> floa
     >>> round(ifd_div_half_half_closed(2), 5)
     0.25
     """
-    R = check_positive_int(R, "R")
+    R = check_positive_int(n_relevant, "n_relevant")
     h = R // 2
     if h == 0:
         return 0.0
@@ -420,7 +421,7 @@ def ifd_div_half_half_closed(R: int, examination: str = "dcg", **params) -> floa
 
 # --------------------------------------------------------------------------- IFD× (D8-D10)
 
-def ifd_mul_positions(n: int, k: int, R: int, end: str = "most_unfair", exact: bool = False,
+def ifd_mul_positions(n: int, k: int, n_relevant: int, *, end: str = "most_unfair", exact: bool = False,
                       examination: str = "dcg", **params) -> np.ndarray:
     r"""Top-k positions ``S`` of relevant items at one end of IFD×(u) (the other relevant items
     go beyond ``k``).
@@ -434,7 +435,7 @@ def ifd_mul_positions(n: int, k: int, R: int, end: str = "most_unfair", exact: b
     >>> ifd_mul_positions(10, 10, 7).tolist()      # spec D10: {1..5, 9, 10}
     [1, 2, 3, 4, 5, 9, 10]
     """
-    n, k, R = _nkr(n, k, R)
+    n, k, R = _nkr(n, k, n_relevant)
     if end not in ENDS:
         raise ValueError(f"end must be one of {ENDS}, got {end!r}.")
     if n < 2:
@@ -447,34 +448,34 @@ def ifd_mul_positions(n: int, k: int, R: int, end: str = "most_unfair", exact: b
         best, best_s = -math.inf, None
         for size in range(lo, hi + 1):
             for S in itertools.combinations(range(1, k + 1), size):
-                val = sign * ifd_mul_from_positions(n, S, examination, **params)
+                val = sign * ifd_mul_from_positions(n, S, examination=examination, **params)
                 if val > best + 1e-15:
                     best, best_s = val, S
         return np.array(best_s, dtype=np.int64)
     return core.ifd_mul_extreme(n, k, R, end, np.asarray(weights(examination, k, **params)))[1]
 
 
-def ifd_mul_most_fair(n: int, k: int, R: int, exact: bool = False, examination: str = "dcg", **params) -> float:
+def ifd_mul_most_fair(n: int, k: int, n_relevant: int, *, exact: bool = False, examination: str = "dcg", **params) -> float:
     r"""Smallest IFD×(u): 0 if :math:`R \le n-k`, else the bottom strategy (D9).
 
     >>> round(ifd_mul_most_fair(10, 10, 1), 5)
     0.01671
     """
-    S = ifd_mul_positions(n, k, R, "most_fair", exact, examination, **params)
-    return ifd_mul_from_positions(n, S, examination, **params)
+    S = ifd_mul_positions(n, k, n_relevant, end="most_fair", exact=exact, examination=examination, **params)
+    return ifd_mul_from_positions(n, S, examination=examination, **params)
 
 
-def ifd_mul_most_unfair(n: int, k: int, R: int, exact: bool = False, examination: str = "dcg", **params) -> float:
+def ifd_mul_most_unfair(n: int, k: int, n_relevant: int, *, exact: bool = False, examination: str = "dcg", **params) -> float:
     """Largest IFD×(u) (D10): see :func:`ifd_mul_positions`.
 
     >>> [round(ifd_mul_most_unfair(20, 10, R), 5) for R in (1, 6, 16, 17)]
     [0.1, 0.16464, 0.16464, 0.16415]
     """
-    S = ifd_mul_positions(n, k, R, "most_unfair", exact, examination, **params)
-    return ifd_mul_from_positions(n, S, examination, **params)
+    S = ifd_mul_positions(n, k, n_relevant, end="most_unfair", exact=exact, examination=examination, **params)
+    return ifd_mul_from_positions(n, S, examination=examination, **params)
 
 
-def ifd_mul_greedy_prefix(n: int, examination: str = "dcg", limit: int = 10_000, **params) -> int:
+def ifd_mul_greedy_prefix(n: int, *, examination: str = "dcg", limit: int = 10_000, **params) -> int:
     r""":math:`\hat s` of D10: the first ``s`` at which extending the prefix ``{1..s}`` by one
     position stops paying, :math:`(n-1)e_{s+1} \le 2\sum_{p\le s} e_p` (gain of the extension
     is :math:`e_{s+1}[(n-1)e_{s+1} - 2\sum_{p\le s}e_p]`).
@@ -530,7 +531,7 @@ def ibo_rank_one_ratio(n: int, k: int) -> float:
     return n / float(weights("inverse", k).sum())
 
 
-def attaining_positions(measure: str, end: str, n: int, k: int, R: int, **params) -> np.ndarray:
+def attaining_positions(measure: str, end: str, n: int, k: int, n_relevant: int, **params) -> np.ndarray:
     """Positions (1-based) of the ``R`` relevant items in a full ranking at one end of ``measure``.
 
     ``measure``: ``"IAA"``, ``"II-F"``, ``"IFD_div"``, ``"IFD_mul"`` (suffixes ``_ori``/``_our``
@@ -542,15 +543,15 @@ def attaining_positions(measure: str, end: str, n: int, k: int, R: int, **params
     [4, 5]
     """
     base, original = _measure_name(measure)
-    n, k, R = _nkr(n, k, R)
+    n, k, R = _nkr(n, k, n_relevant)
     if end not in ENDS:
         raise ValueError(f"end must be one of {ENDS}, got {end!r}.")
     if base in ("IAA", "II-F"):
         pos = np.arange(1, R + 1) if end == "most_fair" else np.arange(n - R + 1, n + 1)
         return pos.astype(np.int64)
     if base == "IFD_div":
-        return ifd_div_positions(n, None if original else k, R, end, **params)
-    S = ifd_mul_positions(n, k, R, end, **params)
+        return ifd_div_positions(n, None if original else k, R, end=end, **params)
+    S = ifd_mul_positions(n, k, R, end=end, **params)
     rest = R - S.size
     bottom = np.arange(n - rest + 1, n + 1) if rest else np.zeros(0, dtype=np.int64)
     return np.concatenate([S, bottom]).astype(np.int64)
@@ -587,7 +588,7 @@ ACHIEVABLE = ("IAA_ori", "IAA_our", "IFD_div_ori", "IFD_div_our", "IFD_mul_ori",
               "II-F_ori", "II-F_our")
 
 
-def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: float = 0.8,
+def achievable(measure: str, m: int, n: int, k: int, *, n_relevant=None, gamma: float = 0.8,
                **options) -> Bounds:
     r"""``Bounds(most_unfair, most_fair)``: scores of a joint measure over all rankings, given each user's
     number of relevant items (binary relevance, one round).
@@ -601,7 +602,7 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
 
     Parameters
     ----------
-    name : str
+    measure : str
         One of :data:`ACHIEVABLE`.
     m, n, k : int
         Users, catalogue size, cut-off.
@@ -619,13 +620,13 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
     >>> achievable("IAA_our", 2, 10, 2, n_relevant=[1, 3])
     Bounds(most_unfair=1.0, most_fair=0.0)
     """
-    if name not in ACHIEVABLE:
-        raise ValueError(f"no achievable ends for {name!r}; known: {', '.join(ACHIEVABLE)}.")
+    if measure not in ACHIEVABLE:
+        raise ValueError(f"no achievable ends for {measure!r}; known: {', '.join(ACHIEVABLE)}.")
     m = check_positive_int(m, "m")
     n = check_positive_int(n, "n")
     k = check_positive_int(k, "k")
     if n_relevant is None:
-        raise ValueError(f"the ends of {name} depend on each user's number of relevant items: pass n_relevant=.")
+        raise ValueError(f"the ends of {measure} depend on each user's number of relevant items: pass n_relevant=.")
     counts = np.asarray(n_relevant)
     if counts.shape != (m,) or not np.issubdtype(counts.dtype, np.integer):
         raise ValueError(f"n_relevant must hold m={m} integer counts, got shape {counts.shape} "
@@ -634,12 +635,12 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
         raise ValueError(f"n_relevant must lie in [0, n={n}].")
     exposure = options.pop("exposure", "full")
     if options:
-        raise ValueError(f"unknown option(s) {sorted(options)} for {name}.")
-    if name.endswith("_our"):
+        raise ValueError(f"unknown option(s) {sorted(options)} for {measure}.")
+    if measure.endswith("_our"):
         usable = (counts > 0) & (counts < n)                         # a non-empty per-user range
         if not usable.any():
             return Bounds(math.nan, math.nan)
-        if name == "IFD_div_our":
+        if measure == "IFD_div_our":
             return Bounds(float((counts[usable] >= 2).mean()), 0.0)
         return Bounds(1.0, 0.0)
     per_user = {
@@ -648,8 +649,8 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
                                   ifd_div_most_fair(n, None if exposure == "full" else k, r)),
         "IFD_mul_ori": lambda r: (ifd_mul_most_unfair(n, k, r), ifd_mul_most_fair(n, k, r)),
         "II-F_ori": lambda r: (iif_most_unfair(n, k, r, gamma=gamma), iif_most_fair(n, k, r, gamma=gamma)),
-    }[name]
-    if name == "IFD_div_ori" and (counts == 0).any():
+    }[measure]
+    if measure == "IFD_div_ori" and (counts == 0).any():
         return Bounds(math.nan, math.nan)                            # undefined: |H_u| = 0
     uniq, inverse = np.unique(counts, return_inverse=True)
     table = np.array([per_user(int(r)) for r in uniq], dtype=np.float64).reshape(-1, 2)
@@ -657,7 +658,7 @@ def achievable(name: str, m: int, n: int, k: int, *, n_relevant=None, gamma: flo
     return Bounds(float(ends[0]), float(ends[1]))
 
 
-def exhaustive(measure, m: int, n: int, k: int, *, relevant=None, R: int | None = None,
+def exhaustive(measure, m: int, n: int, k: int, *, relevant=None, n_relevant: int | None = None,
                permutations: bool = False, max_configurations: int = 2_000_000, **params) -> Extremes:
     """Exact smallest and largest value of a joint measure over every ranking (tiny sizes only).
 
@@ -685,7 +686,7 @@ def exhaustive(measure, m: int, n: int, k: int, *, relevant=None, R: int | None 
         Users, catalogue size, cut-off.
     relevant : sequence of ``m`` sequences of int
         Each user's relevant items (registry names).
-    R : int
+    n_relevant : int
         The number of relevant items (kernels).
     permutations : bool, default=False
         Kernels only: enumerate all ``n!`` orderings.
@@ -703,7 +704,7 @@ def exhaustive(measure, m: int, n: int, k: int, *, relevant=None, R: int | None 
     --------
     >>> exhaustive("IAA_our", 1, 4, 2, relevant=[[0, 1]])   # corrected IAA spans [0, 1]
     Extremes(low=0.0, high=1.0)
-    >>> ex = exhaustive(iaa_user, 1, 4, 2, R=2, corrected=False)
+    >>> ex = exhaustive(iaa_user, 1, 4, 2, n_relevant=2, corrected=False)
     >>> ex.low, ex.argmin, ex.high, ex.argmax, ex.count
     (0.25, (1, 2), 0.75, (2, 3), 6)
     """
@@ -711,9 +712,9 @@ def exhaustive(measure, m: int, n: int, k: int, *, relevant=None, R: int | None 
     if k > n:
         raise ValueError(f"k={k} exceeds n={n}.")
     if callable(measure):
-        return _exhaustive_kernel(measure, m, n, k, R, permutations, max_configurations, params)
-    if R is not None or permutations:
-        raise ValueError("R= and permutations= are for a per-user kernel; a registry measure takes relevant=.")
+        return _exhaustive_kernel(measure, m, n, k, n_relevant, permutations, max_configurations, params)
+    if n_relevant is not None or permutations:
+        raise ValueError("n_relevant= and permutations= are for a per-user kernel; a registry measure takes relevant=.")
     if relevant is None:
         raise ValueError(f"{measure} needs relevant=: each user's relevant items.")
     if len(relevant) != m:
@@ -735,13 +736,13 @@ def exhaustive(measure, m: int, n: int, k: int, *, relevant=None, R: int | None 
     return Extremes(low, high, count=total)
 
 
-def _exhaustive_kernel(kernel, m, n, k, R, permutations, max_configurations, params) -> Extremes:
+def _exhaustive_kernel(kernel, m, n, k, n_relevant, permutations, max_configurations, params) -> Extremes:
     """The per-user form of :func:`exhaustive`: every set of relevant positions (or every ordering)."""
     if m != 1:
         raise ValueError(f"a per-user kernel scores one user: m must be 1, got {m}.")
-    if R is None:
-        raise ValueError("a per-user kernel needs R=, the user's number of relevant items.")
-    n, k, R = _nkr(n, k, R)
+    if n_relevant is None:
+        raise ValueError("a per-user kernel needs n_relevant=, the user's number of relevant items.")
+    n, k, R = _nkr(n, k, n_relevant)
     if permutations:
         total = math.factorial(n)
         rel0 = np.array([1] * R + [0] * (n - R))

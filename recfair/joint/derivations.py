@@ -29,7 +29,7 @@ from functools import cache
 
 import sympy as sp
 
-from ..symbolic import Derivation, Typeset, as_written, eq, gamma, generic_branch, i, j, k, linear_sum, m, n, s
+from ..book.symbolic import Derivation, Typeset, as_written, eq, gamma, generic_branch, i, j, k, linear_sum, m, n, s
 
 __all__ = [
     "R", "p", "q", "exchange_iaa", "exchange_iif", "exchange_ifd_mul",

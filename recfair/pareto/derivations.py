@@ -25,7 +25,7 @@ import numpy as np
 import pandas as pd
 import sympy as sp
 
-from ..symbolic import CheckResult, Derivation, Typeset, eq
+from ..book.symbolic import CheckResult, Derivation, Typeset, eq
 
 __all__ = ["alpha", "theta", "CENTRE", "RADIUS", "TEASER_MODELS", "teaser_reference_point", "teaser_distances",
            "teaser_frontier", "check_teaser", "REL", "FAIR"]
@@ -109,7 +109,7 @@ def teaser_reference_point() -> Derivation:
                       forms={"Fair": fair}, source="thesis Ch. 5, Fig. 5.1 (the teaser)")
 
 
-def teaser_distances(alpha_value=sp.Rational(1, 2)) -> dict[str, sp.Expr]:
+def teaser_distances(*, alpha_value=sp.Rational(1, 2)) -> dict[str, sp.Expr]:
     r"""The exact DPFR of the teaser's models A, B, C: their Euclidean distance to :math:`s_\alpha`.
 
     Parameters
@@ -133,7 +133,7 @@ def teaser_distances(alpha_value=sp.Rational(1, 2)) -> dict[str, sp.Expr]:
             for name, (xr, xf) in TEASER_MODELS.items()}
 
 
-def teaser_frontier(samples: int = 2001) -> pd.DataFrame:
+def teaser_frontier(*, samples: int = 2001) -> pd.DataFrame:
     """The quarter circle sampled at ``samples`` equally spaced angles, as a frontier table.
 
     The columns :data:`REL` and :data:`FAIR` stand for the teaser's relevance and fairness axes, so
@@ -152,7 +152,7 @@ def teaser_frontier(samples: int = 2001) -> pd.DataFrame:
 
     Examples
     --------
-    >>> teaser_frontier(3).round(4).values.tolist()
+    >>> teaser_frontier(samples=3).round(4).values.tolist()
     [[0.0, 1.0, 0.2], [1.0, 0.7657, 0.7657], [2.0, 0.2, 1.0]]
     """
     if not isinstance(samples, (int, np.integer)) or isinstance(samples, bool):
@@ -165,7 +165,7 @@ def teaser_frontier(samples: int = 2001) -> pd.DataFrame:
                          FAIR: c + rho * np.sin(angles)})
 
 
-def check_teaser(alphas=None, samples: int = 2001, atol: float = 2e-3) -> CheckResult:
+def check_teaser(*, alphas=None, samples: int = 2001, atol: float = 2e-3) -> CheckResult:
     """Compare the exact reference point with :func:`recfair.pareto.reference_point` on the sampled arc.
 
     For every ``alpha`` both coordinates must agree within ``atol`` (the library snaps to a sample,
@@ -193,7 +193,7 @@ def check_teaser(alphas=None, samples: int = 2001, atol: float = 2e-3) -> CheckR
     from .measures import reference_point
 
     alphas = np.linspace(0, 1, 11) if alphas is None else alphas
-    table = teaser_frontier(samples)
+    table = teaser_frontier(samples=samples)
     d = teaser_reference_point()
     exact_fair = sp.lambdify(alpha, d.forms["Fair"], modules="math")
     mismatches = []

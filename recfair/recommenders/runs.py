@@ -365,7 +365,7 @@ def produce_runs(model_names, split, **kwargs) -> dict[str, RecRun]:
             for name in model_names}
 
 
-def clear_cache(cache_dir=None) -> int:
+def clear_cache(*, cache_dir=None) -> int:
     """Delete every cached run (and leftover temporary file) in ``cache_dir``; return how many files.
 
     Only files this module writes (``run-*.npz``, ``run-*.json`` and their temporaries) are
@@ -374,7 +374,7 @@ def clear_cache(cache_dir=None) -> int:
     Examples
     --------
     >>> import tempfile
-    >>> clear_cache(tempfile.mkdtemp())           # an empty cache folder: nothing to delete
+    >>> clear_cache(cache_dir=tempfile.mkdtemp())           # an empty cache folder: nothing to delete
     0
     """
     directory = Path(cache_dir).expanduser() if cache_dir is not None else default_cache_dir()

@@ -25,7 +25,7 @@ users × users block is ever written to memory:
   cheaper.
 
 Each kernel takes a block of users and returns one row of partial results per user. The blocks
-run on local threads or as Dask tasks (:func:`recfair._distributed.map_blocks`); the per-user
+run on local threads or as Dask tasks (:func:`recfair.scale._distributed.map_blocks`); the per-user
 rows are combined in user order, so the value is identical wherever the blocks ran.
 Values agree with the loop transcriptions of the formulas (``tests/_reference.py``) to 1e-12.
 """
@@ -39,7 +39,7 @@ from llvmlite import ir
 from numba.core import cgutils, types
 from numba.extending import intrinsic
 
-from .._distributed import interleaved_blocks, map_blocks
+from ..scale._distributed import interleaved_blocks, map_blocks
 
 # a private module: no __all__ (the measures of recfair.users are its public face)
 
@@ -529,7 +529,7 @@ def pair_stats(source, scores=None, *, client=None, block_size=None) -> dict:
     "sum_sq": \sum sim², "min": min sim, "max": max sim}`` of a :class:`~recfair.users.UserSimilarity`.
 
     >>> from recfair.users import UserSimilarity
-    >>> s = UserSimilarity.from_history([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], "jaccard")
+    >>> s = UserSimilarity.from_history([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], similarity="jaccard")
     >>> st = pair_stats(s, [0.5, 0.5, 0.5, 0.0])
     >>> round(st["weighted"], 4), st["min"], st["max"]
     (0.1, 0.0, 0.5)

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import sympy as sp
 
-from ..symbolic import Derivation, Typeset, eq, m
+from ..book.symbolic import Derivation, Typeset, eq, m
 
 __all__ = ["puf_most_unfair", "puf_most_fair", "a"]
 
@@ -35,7 +35,7 @@ def _factor(normalization):
     return _NORMS[normalization]
 
 
-def puf_most_unfair(normalization: str = "mean") -> Derivation:
+def puf_most_unfair(*, normalization: str = "mean") -> Derivation:
     """The largest PUF over every similarity in [0, 1] and every effectiveness profile in [0, 1]^m.
 
     ``normalization="printed"`` applies the printed factor :math:`2/(m(m-1))` (twice the mean).
@@ -52,7 +52,7 @@ def puf_most_unfair(normalization: str = "mean") -> Derivation:
 
     Examples
     --------
-    >>> puf_most_unfair("printed").cases["even m"]
+    >>> puf_most_unfair(normalization="printed").cases["even m"]
     m/(m - 1)
     """
     c = _factor(normalization)
@@ -87,7 +87,7 @@ def puf_most_unfair(normalization: str = "mean") -> Derivation:
     )
 
 
-def puf_most_fair(normalization: str = "mean") -> Derivation:
+def puf_most_fair(*, normalization: str = "mean") -> Derivation:
     """The smallest PUF, 0: every term :math:`\\mathrm{sim}(u,u')|S(u)-S(u')|` is non-negative.
 
     Parameters

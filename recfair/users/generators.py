@@ -397,7 +397,7 @@ def gamma_similarity(history, item_features, *, gamma: float, n_items: int | Non
     if not 0 <= gamma <= 1:
         raise ValueError(f"gamma must lie in [0, 1], got {gamma!r}.")
     n_items = np.asarray(item_features).shape[0] if n_items is None else n_items
-    jac = UserSimilarity.from_history(history, "jaccard", n_items=n_items).dense()
+    jac = UserSimilarity.from_history(history, similarity="jaccard", n_items=n_items).dense()
     if gamma == 1:
         return jac
     return np.clip(gamma * jac + (1 - gamma) * sim_js(genre_distributions(history, item_features, n_items=n_items)),

@@ -28,7 +28,7 @@ pass, cached per history as the paper computes the similarity once per dataset.
 
 The pairs are cut into blocks of users (``block_size`` users each, paired with every later
 user). They run on this machine's cores, or, with ``client=`` (a
-:class:`dask.distributed.Client`), as tasks on a Dask cluster (:func:`recfair._distributed.map_blocks`):
+:class:`dask.distributed.Client`), as tasks on a Dask cluster (:func:`recfair.scale._distributed.map_blocks`):
 the per-user partial results are combined in user order, so the value is the same either way,
 and a worker lost mid-way only costs its tasks being re-run. Memory: a few arrays of ``m``
 values per running block, the history's indexes, and for UF up to 192 MB of exact item
@@ -42,7 +42,7 @@ import math
 import numpy as np
 import scipy.sparse as sp
 
-from .._distributed import check_client
+from ..scale._distributed import check_client
 from ..inequality import gini, pair_gap_sum
 from .._validation import (check_effectiveness, check_item_sets, check_on_undefined, check_real, check_top_k, undefined,
                            undefined_users)
@@ -74,7 +74,7 @@ def _source(similarity, m: int) -> UserSimilarity:
     if isinstance(similarity, str):
         raise ValueError(f"similarity={similarity!r} needs the users' history: use the run (recfair.evaluate with "
                          "history=) or UserSimilarity.from_history(history, similarity).")
-    return UserSimilarity.from_matrix(similarity, m)
+    return UserSimilarity.from_matrix(similarity, n_users=m)
 
 
 # ------------------------------------------------------------------------------------------ PUF
@@ -493,7 +493,7 @@ def _uf_similarity(history, n_users, n_items, gamma, item_features, similarity):
         return _source(similarity, n_users)
     if history is None:
         raise ValueError("UF needs the users' history (history=) or a precomputed similarity.")
-    source = UserSimilarity.from_history(history, similarity, n_items=n_items)
+    source = UserSimilarity.from_history(history, similarity=similarity, n_items=n_items)
     if source.n_users != n_users:
         raise ValueError(f"history has {source.n_users} users but top_k has {n_users}.")
     if gamma == 1.0:
@@ -501,7 +501,7 @@ def _uf_similarity(history, n_users, n_items, gamma, item_features, similarity):
     if item_features is None:
         raise ValueError("gamma < 1 mixes in the item-feature (e.g. genre) similarity: pass item_features=.")
     mixed = gamma * source.dense() + (1 - gamma) * sim_js(genre_distributions(history, item_features, n_items=n_items))
-    return UserSimilarity.from_matrix(np.clip(mixed, 0.0, 1.0), n_users)
+    return UserSimilarity.from_matrix(np.clip(mixed, 0.0, 1.0), n_users=n_users)
 
 
 def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float = 1.0,

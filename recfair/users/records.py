@@ -66,7 +66,7 @@ def similarity_for(history, *, similarity: str) -> UserSimilarity:
     if key in _CACHE:
         _CACHE.move_to_end(key)
         return _CACHE[key]
-    source = UserSimilarity.from_history(history, similarity)
+    source = UserSimilarity.from_history(history, similarity=similarity)
     _CACHE[key] = source
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -80,13 +80,13 @@ def _similarity(run, similarity):
         if run.history is None:
             raise ValueError(f"similarity={similarity!r} is computed from the users' history: pass history=.")
         return similarity_for(run.history, similarity=similarity), True
-    return UserSimilarity.from_matrix(similarity, run.n_users), False
+    return UserSimilarity.from_matrix(similarity, n_users=run.n_users), False
 
 
 def _puf(run, *, on_undefined="warn", base="NDCG", similarity="jaccard", minmax=None, normalization="mean",
          block_size=None, client=None):
     source, computed = _similarity(run, similarity)
-    return _m.puf(per_user_effectiveness(run, base), similarity=source, normalization=normalization,
+    return _m.puf(per_user_effectiveness(run, base=base), similarity=source, normalization=normalization,
                   minmax=computed if minmax is None else bool(minmax), block_size=block_size,
                   on_undefined=on_undefined, client=client)
 
@@ -104,11 +104,11 @@ def _puf_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefi
 
 
 def _sd(run, *, on_undefined="warn", base="NDCG"):
-    return _m.sd_ind(per_user_effectiveness(run, base), on_undefined=on_undefined)
+    return _m.sd_ind(per_user_effectiveness(run, base=base), on_undefined=on_undefined)
 
 
 def _gini(run, *, on_undefined="warn", base="NDCG"):
-    return _m.gini_ind(per_user_effectiveness(run, base), on_undefined=on_undefined)
+    return _m.gini_ind(per_user_effectiveness(run, base=base), on_undefined=on_undefined)
 
 
 def _sd_effectiveness(effectiveness, *, similarity=None, groups=None, on_undefined="warn"):

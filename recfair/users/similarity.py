@@ -135,7 +135,7 @@ class UserSimilarity:
 
     Examples
     --------
-    >>> s = UserSimilarity.from_history([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], "jaccard")
+    >>> s = UserSimilarity.from_history([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], similarity="jaccard")
     >>> s.dense().round(2).tolist()[0]
     [1.0, 0.5, 0.2, 0.0]
     """
@@ -147,7 +147,7 @@ class UserSimilarity:
         self._matrix = matrix
 
     @classmethod
-    def from_history(cls, history, similarity: str = "jaccard", *, n_items: int | None = None) -> "UserSimilarity":
+    def from_history(cls, history, *, similarity: str = "jaccard", n_items: int | None = None) -> "UserSimilarity":
         """Similarity ``similarity`` (``"jaccard"`` or ``"cosine"``) of the users' history (lists or sparse 0/1)."""
         if similarity not in KINDS:
             raise ValueError(f"similarity must be one of {KINDS} or a users x users matrix; got {similarity!r}.")
@@ -156,7 +156,7 @@ class UserSimilarity:
         return cls(mat.shape[0], kind, history=mat)
 
     @classmethod
-    def from_matrix(cls, similarity, n_users: int | None = None) -> "UserSimilarity":
+    def from_matrix(cls, similarity, *, n_users: int | None = None) -> "UserSimilarity":
         """Wrap a precomputed users x users similarity (validated: square, symmetric, in [0, 1])."""
         if n_users is None:
             n_users = similarity.shape[0] if hasattr(similarity, "shape") else len(similarity)
@@ -167,7 +167,7 @@ class UserSimilarity:
             return max(1, int(block_size))
         return max(1, BLOCK_ENTRIES // max(self.n_users, 1))
 
-    def blocks(self, block_size: int | None = None):
+    def blocks(self, *, block_size: int | None = None):
         """Yield ``(start, block)``: rows ``start .. start + b`` of the raw similarity as a dense ``(b, m)``
         float64 array whose diagonal entries (a user with itself) are set to 0.
 
@@ -198,7 +198,7 @@ class UserSimilarity:
             block[rows, start + rows] = 0.0
             yield start, block
 
-    def upper_blocks(self, block_size: int | None = None):
+    def upper_blocks(self, *, block_size: int | None = None):
         """Yield ``(start, block)``: the pairs ``u < u'`` of rows ``start .. start + b``, as a dense
         ``(b, m - start)`` float64 array over the columns ``start .. m - 1``.
 
@@ -266,7 +266,7 @@ class UserSimilarity:
         weighted sum of gaps among the users who have it, from prefix sums over those users sorted
         by score. No pair of users is visited.
 
-        >>> s = UserSimilarity.from_history([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], "cosine")
+        >>> s = UserSimilarity.from_history([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]], similarity="cosine")
         >>> round(s.cosine_weighted_sum([0.5, 0.5, 0.5, 0.0]), 4)
         0.4082
         """
@@ -282,13 +282,13 @@ class UserSimilarity:
                                 np.divide(1.0, np.sqrt(sizes), out=np.zeros_like(sizes), where=sizes > 0))
         return 2.0 * cosine_weighted_sum(*self._item_users, scores)
 
-    def pairs(self, block_size: int | None = None):
+    def pairs(self, *, block_size: int | None = None):
         """Yield ``(rows, cols, values)``: the ordered pairs ``u != u'`` with non-zero similarity, one row block at a time."""
-        for start, block in self.blocks(block_size):
+        for start, block in self.blocks(block_size=block_size):
             r, c = np.nonzero(block)
             yield r.astype(np.int64) + start, c.astype(np.int64), block[r, c]
 
-    def offdiag_range(self, block_size: int | None = None) -> tuple[float, float]:
+    def offdiag_range(self, *, block_size: int | None = None) -> tuple[float, float]:
         """Smallest and largest similarity over the distinct pairs ``u != u'`` (one pass over the blocks)."""
         if getattr(self, "_range", None) is None:
             from ._kernels import pair_stats                     # one compiled pass over the pairs
@@ -326,7 +326,7 @@ def jaccard(history, *, n_items: int | None = None) -> np.ndarray:
     >>> jaccard([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]]).round(3)[0].tolist()
     [1.0, 0.5, 0.2, 0.0]
     """
-    return UserSimilarity.from_history(history, "jaccard", n_items=n_items).dense()
+    return UserSimilarity.from_history(history, similarity="jaccard", n_items=n_items).dense()
 
 
 def cosine(history, *, n_items: int | None = None) -> np.ndarray:
@@ -349,7 +349,7 @@ def cosine(history, *, n_items: int | None = None) -> np.ndarray:
     >>> cosine([[0, 1, 2], [0, 1, 3], [2, 3, 4], [4, 5]]).round(3)[0].tolist()
     [1.0, 0.667, 0.333, 0.0]
     """
-    return UserSimilarity.from_history(history, "cosine", n_items=n_items).dense()
+    return UserSimilarity.from_history(history, similarity="cosine", n_items=n_items).dense()
 
 
 def minmax_offdiag(similarity) -> np.ndarray:
@@ -418,7 +418,7 @@ def user_similarity(history, *, similarity: str = "jaccard", minmax: bool = Fals
     >>> user_similarity([[0, 1], [0, 2]], similarity="cosine").round(2).tolist()
     [[1.0, 0.5], [0.5, 1.0]]
     """
-    sim = UserSimilarity.from_history(history, similarity, n_items=n_items).dense()
+    sim = UserSimilarity.from_history(history, similarity=similarity, n_items=n_items).dense()
     return minmax_offdiag(sim) if minmax else sim
 
 

@@ -129,7 +129,7 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
     ``top_k`` may also be a long run larger than memory (a parquet path or a Dask DataFrame
     with columns ``user, item, rank``; ``relevant``/``history`` then long frames ``user, item``),
     and ``scores`` a Dask array or a callback ``scores(users)``: the run is then streamed in
-    blocks of users through :class:`recfair.Accumulator` (:mod:`recfair.streaming`).
+    blocks of users through :class:`recfair.Accumulator` (:mod:`recfair.scale.streaming`).
 
     Returns
     -------
@@ -140,7 +140,7 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
     >>> evaluate([[0, 1], [1, 2]], n_items=4, measures=["HR", "P"], relevant=[[1], [3]])
     {'HR': 0.5, 'P': 0.25}
     """
-    from . import scale                                         # client= and out-of-memory runs
+    from .scale import cluster as scale                  # client= and out-of-memory runs
     if client is not None or scale.wants(top_k, scores):
         return scale.evaluate(top_k, n_items=n_items, measures=measures, k=k, relevant=relevant, relevance=relevance,
                               scores=scores, ranking=ranking, history=history, rounds=rounds,
@@ -188,7 +188,7 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
     11     0.0  0.0
     """
     if client is not None:                                      # partitions of users on a Dask cluster
-        from . import scale
+        from .scale import cluster as scale
         return scale.evaluate_per_user(evaluate_per_user, top_k, n_items=n_items, measures=measures, users=users,
                                        k=k, relevant=relevant, relevance=relevance, scores=scores, ranking=ranking,
                                        history=history, rounds=rounds, item_features=item_features,
@@ -257,7 +257,7 @@ def evaluate_effectiveness(effectiveness, measures, *, similarity=None, groups=N
     {'Range_group': 0.2, 'Atk_ind': 0.051}
     """
     if client is not None:                                      # pairwise measures' blocks on a Dask cluster
-        from . import scale
+        from .scale import cluster as scale
         return scale.evaluate_effectiveness(evaluate_effectiveness, effectiveness, measures, similarity=similarity,
                                             groups=groups, on_undefined=on_undefined, client=client, **options)
     able = ", ".join(s.key for s in ALL_MEASURES if s.from_effectiveness is not None)

@@ -16,8 +16,8 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
-from ._validation import UndefinedMeasureWarning
-from .registry import REGISTRY
+from .._validation import UndefinedMeasureWarning
+from ..registry import REGISTRY
 
 __all__ = ["orient", "kendall_matrix", "benjamini_hochberg", "Finding", "findings_table"]
 

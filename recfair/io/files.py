@@ -56,8 +56,8 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from ._validation import check_positive_int
-from .run import Run
+from .._validation import check_positive_int
+from ..run import Run
 
 __all__ = ["IdMap", "RunSet", "load", "read_run", "read_relevant", "write_run", "write_relevant",
            "from_ranx", "to_ranx", "detect_format", "USER_COLUMNS", "ITEM_COLUMNS", "RANK_COLUMNS",

@@ -46,7 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
     >>> build_parser().parse_args(["bounds", "Jain_ori", "-m", "3", "-n", "4", "-k", "2"]).name
     'Jain_ori'
     """
-    from .io import FORMATS
+    from .files import FORMATS
 
     parser = argparse.ArgumentParser(
         prog="recfair", formatter_class=argparse.RawDescriptionHelpFormatter, epilog=_EXAMPLES,
@@ -161,9 +161,9 @@ def _run_names(paths, names) -> list[str]:
 
 
 def _evaluate(args) -> int:
-    from . import io as rio
-    from .compare import compare, expand_measures
-    from .evaluate import evaluate_run
+    from . import files as rio
+    from ..analysis.report import compare, expand_measures
+    from ..engine import evaluate_run
 
     if args.k < 1:
         raise ValueError(f"-k must be a positive integer, got {args.k}.")
@@ -199,7 +199,7 @@ def _evaluate(args) -> int:
         text = {"markdown": report.to_markdown, "latex": report.to_latex}.get(fmt, lambda: _plain(report))()
     else:
         table = values.pivot(index="run", columns="measure", values="value").loc[names, measures]
-        from .registry import get
+        from ..registry import get
 
         table.columns = [f"{get(k).direction} {k}" for k in table.columns]
         if fmt == "markdown":
@@ -229,7 +229,7 @@ def _plain(report) -> str:
 
 
 def _measures(args) -> int:
-    from .registry import PARTS, table
+    from ..registry import PARTS, table
 
     frame = table()
     if args.part:
@@ -239,7 +239,7 @@ def _measures(args) -> int:
             raise ValueError(f"unknown part(s) {bad}; parts: {', '.join(PARTS.values())}.")
         frame = frame[frame["part"].isin(args.part)]
     if args.needs:
-        from .run import INPUTS
+        from ..run import INPUTS
 
         bad = [x for x in args.needs if x not in INPUTS]
         if bad:
@@ -263,7 +263,7 @@ def _measures(args) -> int:
 
 
 def _bounds(args) -> int:
-    from .registry import get
+    from ..registry import get
 
     spec = get(args.name)
     for flag, value in (("-m", args.m), ("-n", args.n), ("-k", args.k)):

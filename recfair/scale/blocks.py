@@ -32,12 +32,12 @@ import math
 
 import numpy as np
 
-from ._validation import check_on_undefined, check_positive_int, undefined
-from .item_exposure import RankCounts, from_rank_counts
-from .joint import measures as _joint
-from .registry import ALL_MEASURES, REGISTRY, check_needs, get
-from .relevance import mean_from_sum as _relevance_mean
-from .run import Run
+from .._validation import check_on_undefined, check_positive_int, undefined
+from ..item_exposure import RankCounts, from_rank_counts
+from ..joint import measures as _joint
+from ..registry import ALL_MEASURES, REGISTRY, check_needs, get
+from ..relevance import mean_from_sum as _relevance_mean
+from ..run import Run
 
 __all__ = ["Accumulator", "ACCUMULABLE", "NOT_ACCUMULABLE", "costs"]
 
@@ -81,7 +81,7 @@ def costs():
     """
     import pandas as pd
 
-    from .registry import PARTS
+    from ..registry import PARTS
 
     rows = {}
     for spec in ALL_MEASURES:

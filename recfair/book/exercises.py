@@ -3,10 +3,10 @@
 The exercise notebooks (``notebooks/exercises/``) end each checkable exercise with
 
     answer = ...
-    recfair.exercises.check("jain-ex-1", answer)
+    recfair.book.exercises.check("jain-ex-1", answer)
 
 The check compares a salted hash of the normalised answer with the one stored in the package data
-``recfair/exercise_answers.json``; the store holds no answer in clear. An answer is read as what it
+``recfair/book/exercise_answers.json``; the store holds no answer in clear. An answer is read as what it
 means: a number may be a float, an exact sympy number (``sp.Rational(1, 5) + 2*sp.sqrt(3)/5``), a
 fraction, a numeric string or a one-element list or Series; a set of names may be any collection. A
 number is rounded to the decimals the exercise asks for, and the neighbours of the last digit also
@@ -14,7 +14,7 @@ count, so a tolerance of one unit in the last decimal holds although only hashes
 store also keeps the hashes of the answer at fewer decimals, so an answer right but short of digits is
 told so ("right to 2 decimals — give 3") instead of getting the chapter's hint.
 
-Some numeric exercises come in variants: ``recfair.exercises.student("ada")`` (the first cell of a
+Some numeric exercises come in variants: ``recfair.book.exercises.student("ada")`` (the first cell of a
 student notebook) fixes a student's seed, :func:`variant` gives the student's value of the exercise's
 parameter, and :func:`check` compares with the answer of that variant, so answers cannot simply be
 copied from a classmate.
@@ -23,10 +23,10 @@ The store is written by ``python notebooks/make_exercises.py``, which executes t
 with each check cell replaced by a call of :func:`_record_answer` (the generator's own function: nothing
 a student's kernel sets, such as an environment variable, changes what :func:`check` says).
 
-A teacher grades a folder of submitted notebooks with :func:`scorecard` (``python -m recfair.exercises
+A teacher grades a folder of submitted notebooks with :func:`scorecard` (``python -m recfair.book.exercises
 score FOLDER --csv scores.csv``): a table label x student of right / not yet / open.
 
->>> from recfair.exercises import normalise
+>>> from recfair.book.exercises import normalise
 >>> normalise("set", "", {3, 1, 2})
 '["1","2","3"]'
 >>> normalise("number", "2", 0.12345)
@@ -47,7 +47,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 
-__all__ = ["check", "Result", "normalise", "exercises", "student", "variant", "scorecard"]
+__all__ = ["check", "Result", "normalise", "catalogue", "student", "variant", "scorecard"]
 
 _STORE = "exercise_answers.json"
 _PEPPER = "recfair-exercises-v1"
@@ -58,16 +58,16 @@ KINDS = ("number", "numbers", "integer", "set", "list", "choice", "yes/no", "tex
 @lru_cache(maxsize=1)
 def _store() -> dict:
     try:
-        text = resources.files("recfair").joinpath(_STORE).read_text(encoding="utf-8")
+        text = resources.files("recfair.book").joinpath(_STORE).read_text(encoding="utf-8")
     except FileNotFoundError:  # a checkout before `python notebooks/make_exercises.py` ran
         return {}
     return json.loads(text)
 
 
-def exercises() -> dict:
+def catalogue() -> dict:
     """Every exercise the store knows: label -> its chapter, kind and page, without any answer.
 
-    >>> info = exercises()["jain-ex-1"]
+    >>> info = catalogue()["jain-ex-1"]
     >>> info["chapter"], info["kind"]
     ("Jain's index", 'set')
     """
@@ -521,8 +521,8 @@ def _record_answer(label: str, answer, *, kind: str, options: str, path: str, va
 # ------------------------------------------------------------------------------------------------
 # grading: a scorecard of submitted notebooks
 # ------------------------------------------------------------------------------------------------
-_CHECK_CALL = re.compile(r"recfair\.exercises\.check\(\s*([\"'])([^\"']+)\1")
-_STUDENT_CALL = re.compile(r"recfair\.exercises\.student\(\s*([\"'])([^\"']+)\1")
+_CHECK_CALL = re.compile(r"recfair\.(?:book\.)?exercises\.check\(\s*([\"'])([^\"']+)\1")
+_STUDENT_CALL = re.compile(r"recfair\.(?:book\.)?exercises\.student\(\s*([\"'])([^\"']+)\1")
 _MARK = "@@recfair-score@@ "
 
 
@@ -543,7 +543,7 @@ def _notebooks(path) -> list:
 
 
 def _student_name(nb, path, root) -> str:
-    """The name given to ``recfair.exercises.student(...)`` in the notebook, else its sub-folder of the
+    """The name given to ``recfair.book.exercises.student(...)`` in the notebook, else its sub-folder of the
     graded folder, else its file name."""
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -583,7 +583,7 @@ def _grade_one(path, *, execute: bool, timeout: int) -> tuple[list[tuple[str, st
         label = next((lab for j, lab in labels if j == i), None)
         if label is not None:     # the grader's own check of the student's answer, after the student's cell
             probe = nbformat.v4.new_code_cell(
-                "import json as _rf_json, recfair.exercises as _rf_ex\n"
+                "import json as _rf_json, recfair.book.exercises as _rf_ex\n"
                 f"print({_MARK!r} + _rf_json.dumps([{label!r}, _rf_ex.check({label!r}, "
                 "globals().get('answer')).status]))")
             probe.metadata["recfair_probe"] = label
@@ -618,7 +618,7 @@ def scorecard(path, *, execute: bool = True, timeout: int = 1800):
     ----------
     path : str or Path
         A notebook, or a folder of them (searched recursively). A student is named by the
-        ``recfair.exercises.student("...")`` call of their notebook, else by the sub-folder of ``path``
+        ``recfair.book.exercises.student("...")`` call of their notebook, else by the sub-folder of ``path``
         holding it, else by the file name; several notebooks of one student fill one column.
     execute : bool, keyword-only
         True (default): run each notebook top to bottom in a fresh kernel, in its own folder, and check
@@ -637,7 +637,7 @@ def scorecard(path, *, execute: bool = True, timeout: int = 1800):
     --------
     >>> import nbformat, tempfile, pathlib
     >>> folder = pathlib.Path(tempfile.mkdtemp())
-    >>> cell = nbformat.v4.new_code_cell('answer = None\\nrecfair.exercises.check("jain-ex-1", answer)')
+    >>> cell = nbformat.v4.new_code_cell('answer = None\\nrecfair.book.exercises.check("jain-ex-1", answer)')
     >>> cell.outputs = [nbformat.v4.new_output("execute_result", {"text/plain": "**jain-ex-1: right.** ✓"})]
     >>> nbformat.write(nbformat.v4.new_notebook(cells=[cell]), str(folder / "ada.ipynb"))
     >>> scorecard(folder, execute=False)
@@ -676,11 +676,11 @@ def scorecard(path, *, execute: bool = True, timeout: int = 1800):
 
 
 def main(argv: list[str] | None = None) -> int:
-    """``python -m recfair.exercises score FOLDER [--csv FILE] [--read] [--strict]``."""
+    """``python -m recfair.book.exercises score FOLDER [--csv FILE] [--read] [--strict]``."""
     import argparse
     import sys
 
-    parser = argparse.ArgumentParser(prog="python -m recfair.exercises",
+    parser = argparse.ArgumentParser(prog="python -m recfair.book.exercises",
                                      description="Grade the classroom notebooks of a folder.")
     sub = parser.add_subparsers(dest="command", required=True)
     score = sub.add_parser("score", help="a table exercise x student: right / not yet / open")

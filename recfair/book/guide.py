@@ -14,8 +14,8 @@ from collections.abc import Iterable
 
 import pandas as pd
 
-from .joint.guidelines import FACTORS
-from .registry import ALL_MEASURES, PARTS, MeasureSpec
+from ..joint.guidelines import FACTORS
+from ..registry import ALL_MEASURES, PARTS, MeasureSpec
 
 __all__ = ["HAS", "WANTS", "KINDS", "recommend_measures", "chapter_doc", "measure_index"]
 
@@ -137,7 +137,7 @@ def _realisable(spec: MeasureSpec, graded: bool) -> tuple[bool, str]:
     return True, "corrected: both ends reachable"
 
 
-def chapter_doc(name: str) -> str:
+def chapter_doc(measure: str) -> str:
     """The book chapter (file path without suffix, from the repository root) that treats a measure.
 
     Examples
@@ -145,9 +145,9 @@ def chapter_doc(name: str) -> str:
     >>> chapter_doc("Gini_our"), chapter_doc("NDCG")
     ('book/item_exposure/gini', 'book/foundations/data')
     """
-    from .registry import get
+    from ..registry import get
 
-    spec = get(name)
+    spec = get(measure)
     return f"book/{FOLDERS[spec.family]}/{spec.chapter}"
 
 
@@ -304,7 +304,7 @@ _INPUT_TEXT = {"relevant": "relevance judgements", "ranking": "a full ranking (o
                "rounds": "several rounds of recommendation"}
 
 
-def measure_index(link: str = "myst") -> pd.DataFrame:
+def measure_index(*, link: str = "myst") -> pd.DataFrame:
     """Every registered measure with its name, direction, part, range, inputs and chapter.
 
     Parameters

@@ -4,7 +4,7 @@ In a Jupyter kernel (a classroom, Binder, Colab, Thebe) every demo is a set of l
 On the book's static pages (the build sets ``RECFAIR_WIDGETS=static``) the same call precomputes
 the output of every position of its controls at build time, so moving a control shows results
 that recfair computed, without a kernel; controls that take free input (typed lists) are shown
-disabled with a "make it live" action. Every demo draws through :mod:`recfair.plotting` or
+disabled with a "make it live" action. Every demo draws through :mod:`recfair.book.plotting` or
 computes through :func:`recfair.evaluate`, so a figure printed in a chapter and the demo beside
 it cannot disagree.
 
@@ -19,8 +19,8 @@ import numpy as np
 import pandas as pd
 
 from ._interactive import MAX_POSITIONS, Control, Explorer, dropdown, explore, mode, slider, text, toggle
-from .evaluate import evaluate
-from .registry import get
+from ..engine import evaluate
+from ..registry import get
 
 __all__ = [
     "explore", "slider", "dropdown", "toggle", "text", "mode", "Control", "Explorer", "MAX_POSITIONS",
@@ -45,7 +45,7 @@ def _figure(width: float = 5.5, height: float = 3.5, ncols: int = 1):
 def achievable_range(names, *, n_users: int = 20, n_items: int = 100, k: int = 5, k_max: int = 20):
     """Sliders for m, n and k, redrawing the theoretical and achievable ranges of ``names``.
 
-    Draws through :func:`recfair.plotting.plot_achievable_range`; each slider offers a handful
+    Draws through :func:`recfair.book.plotting.plot_achievable_range`; each slider offers a handful
     of positions (the defaults among them), all precomputed on a static page.
 
     Examples
@@ -128,7 +128,7 @@ def item_vectors(top_k, *, n_items: int, angles, alpha: float = 2.0, beta: float
     """Sliders for the direction of the last item (degrees) and for alpha, redrawing VoCD's similar pairs.
 
     Item ``i`` is the unit vector at ``angles[i]`` degrees (the last one moves with its slider);
-    the figure comes from :func:`recfair.plotting.plot_item_vectors`.
+    the figure comes from :func:`recfair.book.plotting.plot_item_vectors`.
 
     Examples
     --------
@@ -160,7 +160,7 @@ def item_vectors(top_k, *, n_items: int, angles, alpha: float = 2.0, beta: float
 def iid_constant(*, gamma: float = 0.8, k: int = 10, n_range=(10, 10_000)):
     """Sliders for the RBP patience γ and the list length k, redrawing the single-round II-D constant against n.
 
-    Draws through :func:`recfair.plotting.plot_iid_constant`.
+    Draws through :func:`recfair.book.plotting.plot_iid_constant`.
 
     Examples
     --------
@@ -185,7 +185,7 @@ def iid_constant(*, gamma: float = 0.8, k: int = 10, n_range=(10, 10_000)):
 def fsat_range(*, n_users: int = 20, n_items: int = 100, k: int = 10, k_max: int = 20):
     """Sliders for m, n and k, redrawing FSat's thesis band, its true minimum and the always-fair region.
 
-    Draws through :func:`recfair.plotting.plot_fsat_range`.
+    Draws through :func:`recfair.book.plotting.plot_fsat_range`.
 
     Examples
     --------
@@ -207,12 +207,12 @@ def fsat_range(*, n_users: int = 20, n_items: int = 100, k: int = 10, k_max: int
                    k=slider(_positions(k, (1, 5, 20), high=k_max), value=k, label="k"))
 
 
-def ifd_nonlocal(names=("IFD_div_ori", "IFD_div_our"), *, n_items: int = 20, k: int = 5, top_positions=(1, 3)):
+def ifd_nonlocal(*, names=("IFD_div_ori", "IFD_div_our"), n_items: int = 20, k: int = 5, top_positions=(1, 3)):
     """A slider for the rank of one extra relevant item beyond the top-k, with the scores it gives.
 
     The top-k list stays the same whatever the slider says; the figure comes from
-    :func:`recfair.plotting.plot_ifd_nonlocal` (the whole curve, the current rank marked) and
-    the table from :func:`recfair.plotting.ifd_nonlocal_scores`.
+    :func:`recfair.book.plotting.plot_ifd_nonlocal` (the whole curve, the current rank marked) and
+    the table from :func:`recfair.book.plotting.ifd_nonlocal_scores`.
 
     Examples
     --------
@@ -239,9 +239,9 @@ def iif_gamma(top_k, *, n_items: int, relevant, names=("II-F_ori", "II-F_our", "
               log: bool = False):
     """A slider for the RBP patience ``gamma``, redrawing II-F/AI-F against it on a fixed run.
 
-    The figure comes from :func:`recfair.plotting.plot_iif_gamma` (the whole curve, the
+    The figure comes from :func:`recfair.book.plotting.plot_iif_gamma` (the whole curve, the
     current ``gamma`` marked; ``log`` as there) and the table from
-    :func:`recfair.plotting.iif_gamma_scores`.
+    :func:`recfair.book.plotting.iif_gamma_scores`.
 
     Examples
     --------

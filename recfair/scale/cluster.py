@@ -1,10 +1,10 @@
 """``client=`` and out-of-memory inputs for :func:`recfair.evaluate` and its siblings.
 
-:mod:`recfair.evaluate` branches here, early, when a call names a Dask ``client`` or gives a
+:mod:`recfair.engine` branches here, early, when a call names a Dask ``client`` or gives a
 run that is not an in-memory array (a parquet path or Dask DataFrame of a long run, scores as
 a Dask array or a callback). What happens then:
 
-* **linear measures** (:data:`recfair.accumulate.ACCUMULABLE`): the users are cut into
+* **linear measures** (:data:`recfair.scale.blocks.ACCUMULABLE`): the users are cut into
   partitions, each partition's :class:`~recfair.Accumulator` is computed as a task on the
   cluster, and the Accumulators are merged (exact sums, so the value equals the local one);
 * **pairwise measures** (PUF, the envy measures, UF): the client is passed to their hooks when
@@ -21,10 +21,10 @@ import inspect
 
 import numpy as np
 
-from ._validation import check_on_undefined, undefined
-from .accumulate import ACCUMULABLE, Accumulator, effectiveness_hook
-from .registry import check_needs, get
-from .run import Run
+from .._validation import check_on_undefined, undefined
+from .blocks import ACCUMULABLE, Accumulator, effectiveness_hook
+from ..registry import check_needs, get
+from ..run import Run
 from .streaming import check_client, evaluate_long, is_dask_collection, is_long_source, map_merge
 
 __all__ = ["wants", "partitions"]

@@ -37,12 +37,12 @@ from dataclasses import dataclass, field
 import numpy as np
 import scipy.sparse as sp
 
-from ._validation import check_positive_int, check_scores
-from .ranking import full_ranking, top_k_from_scores
+from .._validation import check_positive_int, check_scores
+from ..ranking import full_ranking, top_k_from_scores
 
-__all__ = ["Reranked", "combmnz", "borda", "greedy_substitution", "rerank", "rerank_run", "METHODS"]
+__all__ = ["Reranked", "combmnz", "borda", "greedy_substitution", "rerank_scores", "rerank_run", "METHODS"]
 
-#: Re-rankers available through :func:`rerank` / :func:`rerank_run`.
+#: Re-rankers available through :func:`rerank_scores` / :func:`rerank_run`.
 METHODS = ("combmnz", "borda", "greedy_substitution")
 
 
@@ -65,7 +65,7 @@ class Reranked:
     Examples
     --------
     >>> import numpy as np
-    >>> out = rerank(np.array([[0.9, 0.8, 0.1, 0.5]]), "borda", k=2, k_prime=3)
+    >>> out = rerank_scores(np.array([[0.9, 0.8, 0.1, 0.5]]), method="borda", k=2, k_prime=3)
     >>> isinstance(out, Reranked), out.top_k.shape
     (True, (1, 2))
     """
@@ -405,14 +405,15 @@ _FUNCS = {"combmnz": combmnz, "cm": combmnz, "borda": borda, "bc": borda,
           "greedy_substitution": greedy_substitution, "gs": greedy_substitution}
 
 
-def rerank(scores, method: str = "combmnz", **kwargs) -> Reranked:
+def rerank_scores(scores, *, method: str = "combmnz", **kwargs) -> Reranked:
     """Re-rank with ``method``: ``"combmnz"``/``"cm"``, ``"borda"``/``"bc"`` or
     ``"greedy_substitution"``/``"gs"`` (case-insensitive).
 
     Examples
     --------
     >>> import numpy as np
-    >>> rerank(np.array([[0.9, 0.8, 0.1, 0.5], [0.9, 0.8, 0.5, 0.1]]), "combmnz", k=2, k_prime=3).top_k.shape
+    >>> rerank_scores(np.array([[0.9, 0.8, 0.1, 0.5], [0.9, 0.8, 0.5, 0.1]]), method="combmnz", k=2,
+    ...               k_prime=3).top_k.shape
     (2, 2)
     """
     if not isinstance(method, str) or method.lower() not in _FUNCS:
@@ -420,7 +421,7 @@ def rerank(scores, method: str = "combmnz", **kwargs) -> Reranked:
     return _FUNCS[method.lower()](scores, **kwargs)
 
 
-def rerank_run(rec_run, method: str = "combmnz", *, k: int | None = None, **kwargs):
+def rerank_run(rec_run, *, method: str = "combmnz", k: int | None = None, **kwargs):
     """A re-ranked copy of a :class:`~recfair.recommenders.RecRun` (which must store scores).
 
     The copy's ``top_k`` is the re-ranked list, its ``scores`` the fused scores (float64,
@@ -437,7 +438,7 @@ def rerank_run(rec_run, method: str = "combmnz", *, k: int | None = None, **kwar
         raise ValueError("rerank_run keeps history items last (excluded_last=True); call combmnz/borda "
                          "directly for the authors' full ranking.")
     k = rec_run.k if k is None else k
-    out = rerank(rec_run.scores, method, k=k, **kwargs)
+    out = rerank_scores(rec_run.scores, method=method, k=k, **kwargs)
     info = dict(rec_run.info)
     info["rerank"] = {"method": method.lower(), "k": int(k), **{key: val for key, val in kwargs.items()}}
     return dataclasses.replace(rec_run, top_k=out.top_k, scores=out.scores, info=info)
@@ -464,8 +465,8 @@ def paper23_runs(datasets=("lastfm", "ml-100k"), models=PAPER23_MODELS, *, k: in
 
     >>> # runs = paper23_runs(); runs["lastfm", "itemknn-CM"].n_users
     """
-    from .datasets import load_split
-    from .recommenders import produce_run
+    from ..datasets import load_split
+    from . import produce_run
 
     if isinstance(datasets, str) or isinstance(models, str):
         raise TypeError("datasets and models must be sequences of names, not one string.")
@@ -477,7 +478,7 @@ def paper23_runs(datasets=("lastfm", "ml-100k"), models=PAPER23_MODELS, *, k: in
             base[name, model] = produce_run(model, split, k=k)
     runs = {}
     for (name, model), rec in base.items():
-        reranked = rerank_run(rec, "combmnz", k=k, k_prime=k_prime, score_only_top=score_only_top)
+        reranked = rerank_run(rec, method="combmnz", k=k, k_prime=k_prime, score_only_top=score_only_top)
         runs[name, model], runs[name, f"{model}-CM"] = rec.to_run(), reranked.to_run()
     return (runs, base) if with_base else runs
 
@@ -496,8 +497,8 @@ def measure_on_runs(runs, keys, *, k: int = 10):
     """
     import pandas as pd
 
-    from .evaluate import evaluate
-    from .registry import REGISTRY
+    from ..engine import evaluate
+    from ..registry import REGISTRY
 
     if isinstance(keys, str):
         keys = [keys]

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ._validation import check_item_range, check_positive_int, check_top_k
+from .._validation import check_item_range, check_positive_int, check_top_k
 
 __all__ = ["from_frame", "to_frame", "item_sets_from_frame", "relevance_from_frame", "markdown_table"]
 

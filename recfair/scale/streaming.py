@@ -24,9 +24,9 @@ from dataclasses import dataclass
 import numpy as np
 
 from ._distributed import check_client
-from ._validation import check_item_range, check_positive_int
-from .accumulate import Accumulator
-from .frames import from_frame
+from .._validation import check_item_range, check_positive_int
+from .blocks import Accumulator
+from ..io.frames import from_frame
 
 __all__ = ["evaluate_long", "is_long_source", "user_ranges"]
 
@@ -156,7 +156,7 @@ def accumulate_range(rng: UserRange, *, source, relevant, history, scores, user_
 
 def _item_sets(frame, users: np.ndarray, n_items: int, user: str, item: str):
     """Per-user item sets of ``users`` (sorted) from a long frame, as a 0/1 CSR matrix (vectorised
-    :func:`recfair.frames.item_sets_from_frame`: same checks, same errors)."""
+    :func:`recfair.io.frames.item_sets_from_frame`: same checks, same errors)."""
     import scipy.sparse as sp
 
     u = frame[user].to_numpy().astype(np.int64, copy=False)
@@ -252,7 +252,7 @@ def evaluate_long(top_k, *, n_items, measures, k=None, relevant=None, history=No
     block_users : int, default=100_000
         Users per range (memory holds about ``block_users * (k + |relevant| + |history|)`` rows).
     Other parameters are those of :func:`recfair.evaluate` (only the measures of
-    :data:`recfair.accumulate.ACCUMULABLE` are available from a long run).
+    :data:`recfair.scale.blocks.ACCUMULABLE` are available from a long run).
 
     Examples
     --------

@@ -422,8 +422,8 @@ def responsive(wide, narrow=None, *, breakpoint: int = 768, alt: str = "figure")
     return Responsive(wide, narrow, breakpoint=breakpoint, alt=alt)
 
 
-def plot_achievable_range(ax, name: str, *, n_users: int, n_items: int, k_max: int, highlight_k=None):
-    """Draw the achievable band of measure ``name`` against k (1..k_max) on ``ax``; return ``ax``.
+def plot_achievable_range(ax, measure: str, *, n_users: int, n_items: int, k_max: int, highlight_k=None):
+    """Draw the achievable band of ``measure`` against k (1..k_max) on ``ax``; return ``ax``.
 
     The band runs from the score of the most unfair to that of the most fair achievable top-k
     lists (:func:`recfair.bounds.achievable`); dashed lines mark the theoretical range, and a
@@ -437,12 +437,12 @@ def plot_achievable_range(ax, name: str, *, n_users: int, n_items: int, k_max: i
     True
     >>> plt.close(fig)
     """
-    from .bounds import achievable
-    from .registry import get
+    from ..bounds import achievable
+    from ..registry import get
 
-    spec = get(name)
+    spec = get(measure)
     ks = np.arange(1, min(k_max, n_items) + 1)
-    bands = [achievable(name, n_users, n_items, int(k)) for k in ks]
+    bands = [achievable(measure, n_users, n_items, int(k)) for k in ks]
     unfair = np.array([b.most_unfair for b in bands], dtype=float)
     fair = np.array([b.most_fair for b in bands], dtype=float)
     ax.fill_between(ks, unfair, fair, alpha=0.3, step="mid", label="achievable")
@@ -456,7 +456,7 @@ def plot_achievable_range(ax, name: str, *, n_users: int, n_items: int, k_max: i
     if highlight_k is not None:
         ax.axvline(highlight_k, color="k", lw=1.2)
     better = "higher" if spec.higher_is_better else "lower"
-    ax.set(xlabel="list length k", ylabel=f"{name} ({better} is fairer)",
+    ax.set(xlabel="list length k", ylabel=f"{measure} ({better} is fairer)",
            title=f"m = {n_users}, n = {n_items}")
     ax.legend(fontsize="small", loc="best")
     return ax
@@ -473,7 +473,7 @@ def plot_item_vectors(ax, top_k, *, n_items: int, item_features, alpha: float = 
     """
     from matplotlib.patches import Circle
 
-    from .item_exposure import vocd
+    from ..item_exposure import vocd
 
     top_k = np.asarray(top_k)
     feats = np.asarray(item_features, dtype=float)
@@ -510,12 +510,12 @@ def plot_iid_constant(ax, *, ks=(1, 5, 10, 20), gamma: float = 0.8, n_range=(10,
     ``n`` in ``n_range`` (only ``n >= k``). ``points`` optionally maps a label to
     ``(n, value)``, marked with a cross (e.g. published values). No show.
     """
-    from .item_exposure.bounds import iid_single_round
+    from ..item_exposure.bounds import iid_single_round
 
     n_all = np.unique(np.geomspace(n_range[0], n_range[1], 200).astype(int))
     for k in ks:
         n_k = n_all[n_all >= k]
-        ax.plot(n_k, [iid_single_round(int(n), int(k), gamma) for n in n_k], label=f"k = {k}")
+        ax.plot(n_k, [iid_single_round(int(n), int(k), gamma=gamma) for n in n_k], label=f"k = {k}")
     for index, (label, (n, value)) in enumerate((points or {}).items()):
         ax.plot([n], [value], marker="x", color="k", ms=7, ls="none")
         offset = (-6, 8) if index % 2 == 0 else (6, -12)      # alternate sides: close points stay legible
@@ -536,7 +536,7 @@ def plot_fsat_range(ax, *, n_users: int, n_items: int, k_max: int, highlight_k=N
     ``k`` items can be left satisfied. A grey span covers the list lengths with ``km < n``,
     where the maximin share is 0 and every recommendation scores 1 (always-fair). No show.
     """
-    from .item_exposure.bounds import fsat_true_minimum
+    from ..item_exposure.bounds import fsat_true_minimum
 
     plot_achievable_range(ax, "FSat_ori", n_users=n_users, n_items=n_items, k_max=k_max,
                           highlight_k=highlight_k)
@@ -559,7 +559,7 @@ def ifd_nonlocal_scores(names, *, n_items: int, k: int, top_positions=(1, 3)) ->
     indexed by that rank (``"rank of the extra relevant item"``), one column per measure of
     ``names`` computed by :func:`recfair.evaluate` (undefined values are NaN).
     """
-    from .evaluate import evaluate
+    from ..engine import evaluate
 
     names = [names] if isinstance(names, str) else list(names)
     top = [int(p) for p in top_positions]
@@ -599,7 +599,7 @@ def iif_gamma_scores(top_k, *, n_items: int, relevant, names=("II-F_ori", "II-F_
     ``gammas`` defaults to 0.05, 0.10, ..., 0.95; every score comes from :func:`recfair.evaluate`
     (undefined values are NaN). Columns follow ``names``; the index is named ``"gamma"``.
     """
-    from .evaluate import evaluate
+    from ..engine import evaluate
 
     names = [names] if isinstance(names, str) else list(names)
     gammas = np.round(np.arange(1, 20) * 0.05, 2) if gammas is None else np.asarray(gammas, dtype=float)
@@ -633,7 +633,7 @@ def plot_per_user(axes, per_user: dict, keys, *, bins: int = 30):
     :func:`recfair.evaluate_per_user` returns, one column per measure); NaN users are left
     out. ``axes`` holds one axis per key. Returns ``axes``; no show.
     """
-    from .registry import REGISTRY
+    from ..registry import REGISTRY
 
     keys = [keys] if isinstance(keys, str) else list(keys)
     axes = np.atleast_1d(axes)
@@ -668,7 +668,7 @@ def plot_frontier(ax, table: pd.DataFrame, rel: str, fair: str, *, runs: pd.Data
     'Jain'
     >>> plt.close(fig)
     """
-    from .pareto import frontier, reference_point
+    from ..pareto import frontier, reference_point
 
     front = frontier(table, rel=rel, fair=fair)
     ax.plot(front[rel], front[fair], color="0.3", lw=2, label="frontier")

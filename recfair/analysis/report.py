@@ -52,11 +52,11 @@ import numpy as np
 import pandas as pd
 import scipy.sparse as sp
 
-from . import io as _io
-from .evaluate import evaluate_run
-from .item_exposure import resample as _resample
-from .registry import ALL_MEASURES, PARTS, get
-from .run import Run
+from ..io import files as _io
+from ..engine import evaluate_run
+from ..item_exposure import resample as _resample
+from ..registry import ALL_MEASURES, PARTS, get
+from ..run import Run
 
 __all__ = ["compare", "adjust", "Report", "TESTS", "INTERVALS", "CORRECTIONS", "expand_measures"]
 
@@ -483,7 +483,7 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
     tests["p_value"] = tests["p_value"].astype(np.float64)
     tests["p_adjusted"] = np.nan
     for key, idx in tests.groupby("measure", sort=False).groups.items():
-        tests.loc[idx, "p_adjusted"] = adjust(tests.loc[idx, "p_value"].to_numpy(), correction)
+        tests.loc[idx, "p_adjusted"] = adjust(tests.loc[idx, "p_value"].to_numpy(), method=correction)
     tests["significant"] = tests["p_adjusted"] <= alpha
     return Report(values=values, tests=tests, measures=names, runs=labels, baseline=baseline, ci=ci, alpha=alpha,
                   interval=interval,
@@ -528,21 +528,21 @@ def _classic(kind, spec, x, y, options) -> float:
         return float(stats.wilcoxon(vx[ok], vy[ok]).pvalue)
 
 
-def adjust(pvalues, method: str = "holm") -> np.ndarray:
+def adjust(pvalues, *, method: str = "holm") -> np.ndarray:
     """Adjusted p-values: Holm's step-down or Benjamini–Hochberg (NaN left out of the family).
 
     Examples
     --------
-    >>> adjust([0.01, 0.04, 0.03, 0.2], "holm").round(4).tolist()
+    >>> adjust([0.01, 0.04, 0.03, 0.2], method="holm").round(4).tolist()
     [0.04, 0.09, 0.09, 0.2]
-    >>> adjust([0.01, 0.04, 0.03, 0.2], "bh").round(4).tolist()
+    >>> adjust([0.01, 0.04, 0.03, 0.2], method="bh").round(4).tolist()
     [0.04, 0.0533, 0.0533, 0.2]
     """
     p = np.asarray(pvalues, dtype=np.float64)
     if method == "none":
         return p.copy()
     if method == "bh":
-        from .analysis import benjamini_hochberg
+        from .correlation import benjamini_hochberg
 
         return benjamini_hochberg(p)[1]
     if method != "holm":
@@ -649,7 +649,7 @@ class Report:
 
     def to_markdown(self, *, digits: int | None = None) -> str:
         """The table in Markdown (GitHub pipes), with its legend."""
-        from .frames import markdown_table
+        from ..io.frames import markdown_table
 
         return _sup_html(markdown_table(self.table(digits=digits))) + "\n\n" + self._legend()
 
@@ -695,7 +695,7 @@ class Report:
 
         keys = list(measures or self.measures)
         if ax is None:
-            from .plotting import stacked
+            from ..book.plotting import stacked
 
             # the book's phone-width layout, two panels a row
             fig, axes = stacked(len(keys), ncols=min(2, len(keys)), panel_height=0.45 * len(self.runs) + 1.2)
