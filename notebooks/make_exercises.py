@@ -8,8 +8,10 @@ One source: every chapter's sphinx-exercise ``exercise`` and ``solution`` blocks
 * ``notebooks/solutions/<part>.ipynb``: the instructor edition -- the same with the worked solutions and
   the checks filled in;
 * ``recfair/book/exercise_answers.json``: what the checks need (salted hashes of the normalised answers and
-  the chapter's hints), obtained by *executing* the solutions notebooks: each check cell of the instructor
-  edition records the answer its solution code computed.
+  the chapter's hints), obtained by *executing* copies of the instructor notebooks in which each check cell
+  records, through ``recfair.book.exercises._record_answer``, the answer its solution code computed (at
+  every precision up to the asked one, and for every variant of a varied exercise), and the seconds each
+  solution takes (the notebooks' time estimates).
 
 The chapter code an exercise builds on (toy data, loaded runs, helper functions) is found by a backward
 slice over the chapter's code: the top-level statements that define or change a name the solutions use,
