@@ -110,7 +110,8 @@ _FORMULA = (r"\mathrm{DPFR}_\alpha = d_E\bigl((\mathrm{Rel}, \mathrm{Fair}),\, s
 #: The Part III record (collected by :mod:`recfair.registry`).
 RECORDS = (
     MeasureSpec(
-        computation=Computation("run", cost="O(k²m + n)", state="no: frontier")  # the frontier walk: ~km one-slot replacements of O(k), up to n insertions,
+        # the frontier walk: about km one-slot replacements of O(k) each, and up to n insertions
+        computation=Computation("run", cost="O(k²m + n)", state="no: frontier"),
         key="DPFR", label="Distance to the Pareto frontier of fairness and relevance", symbol=r"\mathrm{DPFR}_\alpha",
         formula=_FORMULA, family="pareto", paper=4, version="single", higher_is_better=False,
         range=(0.0, math.sqrt(2)), needs=("top_k", "relevant", "history"), compute=_compute, func=_pf.dpfr,
