@@ -14,6 +14,18 @@ A page fails on:
   width and (formulas and tables) on a 900 px tablet and a 390 px phone screen (where the book's
   stylesheet lets a table scroll sideways inside the column, so it then counts at the column's
   width);
+* an inline formula in a box that scrolls at 1366 px (MathJax's glyphs overhanging their box made
+  systems with classic scrollbars draw one under each formula);
+* on the 390 px phone: display maths smaller than 90 % of the body text, or wider than its box
+  (the reader would have to swipe sideways: break it into rows); a page wider than the screen;
+  a table whose link column lies out of view without a visible scroll cue (the book's stylesheet
+  draws a shadow on the side that scrolls); an explorer's printed text cut by its box;
+* a raw repr in an output (``Name: score, dtype: float64``, ``array([[...``): show a table or
+  formatted numbers instead (outside exercise solutions, whose last value is what the classroom
+  notebook's self-check reads); a stderr box (silence the warning at its source);
+* an HTML page over 4 MB (explorer images are compressed; precompute fewer states);
+* live code that cannot start without telling the reader: once the explorer's "Make this page
+  live" is clicked and the Thebe library cannot load (offline), the page must say so;
 * a formula that is clipped: inline or display, at any of the three widths, part of it is hidden
   by a box that does not scroll (``overflow: hidden``), e.g. an admonition;
 * a control that does not change its output: every control of every ``recfair.book.widgets``
@@ -59,7 +71,9 @@ KEY_PAGES = ("book/index.html", "book/item_exposure/jain.html", "book/joint/iaa.
              "book/start/measures.html", "book/start/choose.html")
 MEASURE_INDEX = "book/start/measures.html"
 SKIPPED = ("_static/*", "_sources/*", "_images/*", "reports/*", "search.html", "_sphinx_design_static/*")
-DESKTOP, TABLET, PHONE = (1280, 900), (900, 1000), (390, 844)
+DESKTOP, TABLET, PHONE = (1366, 900), (900, 1000), (390, 844)
+MAX_PAGE_BYTES = 4 * 1024 * 1024
+MIN_DISPLAY_MATH = 0.9  # of the body text, on the phone
 REPO = Path(__file__).resolve().parents[1]
 SLACK = 2  # px
 MIN_TEXT_PX, MIN_FIGURE_PT = 9, 11  # the smallest figure text of the book's style, and what a phone must show
@@ -119,6 +133,61 @@ document.querySelectorAll("mjx-container").forEach(el => {
 if (%(code)s) {
   document.querySelectorAll("div.highlight pre").forEach(el => check(el, "code", el.scrollWidth));
 }
+// an inline formula whose own box (or a box around it, up to its paragraph) scrolls sideways
+out.scrollingInline = [];
+document.querySelectorAll("mjx-container:not([display='true'])").forEach(el => {
+  if (el.offsetParent === null) { return; }
+  for (let a = el; a && !/^(P|LI|TD|TH|DD|DT|DIV|SECTION|MAIN)$/.test(a.tagName); a = a.parentElement) {
+    if (/auto|scroll/.test(getComputedStyle(a).overflowX) && a.scrollWidth > a.clientWidth) {
+      out.scrollingInline.push([label(el), (el.textContent || "").slice(0, 40), a.scrollWidth - a.clientWidth]);
+      break;
+    }
+  }
+});
+const para = document.querySelector("main .bd-article p") || document.querySelector("main p");
+const body = parseFloat(getComputedStyle(para || document.body).fontSize);
+out.smallDisplay = []; out.swipe = [];
+document.querySelectorAll("mjx-container[display='true']").forEach(el => {
+  if (el.closest(".rfx-output[hidden]") || el.offsetParent === null) { return; }
+  const ratio = parseFloat(getComputedStyle(el).fontSize) / body;
+  const text = (el.textContent || "").slice(0, 40);
+  if (ratio < %(minDisplay)s - 0.005) { out.smallDisplay.push([label(el), text, Math.round(ratio * 100)]); }
+  const math = el.querySelector("mjx-math");
+  const own = math ? math.getBoundingClientRect().width : el.scrollWidth;
+  if (own > el.clientWidth + %(slack)d) { out.swipe.push([label(el), text, Math.round(own), el.clientWidth]); }
+});
+// an explorer's printed text (its conclusion line) cut by its box instead of wrapping
+out.cutText = [];
+document.querySelectorAll("[data-recfair-widget] pre").forEach(el => {
+  if (el.offsetParent !== null && el.scrollWidth > el.clientWidth + %(slack)d) {
+    out.cutText.push([label(el), (el.innerText || "").slice(0, 50), el.scrollWidth, el.clientWidth]);
+  }
+});
+out.pageWidth = document.documentElement.scrollWidth;
+out.viewport = document.documentElement.clientWidth;
+// a table with links (the measure index's chapter column, ...) cut by its scrolling box, without a cue
+out.hiddenLinks = [];
+document.querySelectorAll("main table").forEach(table => {
+  if (table.offsetParent === null) { return; }
+  let box = table;
+  while (box && box !== document.body && !/auto|scroll/.test(getComputedStyle(box).overflowX)) { box = box.parentElement; }
+  if (!box || box === document.body) { return; }
+  const edge = box.getBoundingClientRect().right;
+  const hidden = Array.from(table.querySelectorAll("td a, th a")).filter(a => a.getBoundingClientRect().left >= edge - 1);
+  const cue = /gradient/.test(getComputedStyle(box).backgroundImage);
+  if (hidden.length && !cue) { out.hiddenLinks.push([label(table), hidden.length]); }
+});
+// raw reprs and stderr boxes in the cells' outputs
+out.reprs = [];
+document.querySelectorAll("main .cell_output").forEach(el => {
+  // an exercise's solution ends on the value its self-check reads (recfair.book.exercises): not here
+  if (el.closest(".solution")) { return; }
+  const text = el.innerText || "";
+  const found = text.match(/Name: [^,\\n]+, (Length: \\d+, )?dtype: \\w+|dtype: (float|int|object|bool)\\w*\\s*$|array\\(\\[/m);
+  if (found) { out.reprs.push([label(el), found[0].slice(0, 60)]); }
+});
+out.stderr = Array.from(document.querySelectorAll("main .output.stderr, main .stderr")).filter(
+  el => el.offsetParent !== null).map(el => (el.innerText || "").slice(0, 80));
 document.querySelectorAll("mjx-merror").forEach(el => out.mathErrors.push(el.textContent.slice(0, 80)));
 if (document.body.innerText.includes("Math input error")) { out.mathErrors.push("Math input error"); }
 document.querySelectorAll("img").forEach(el => {
@@ -338,13 +407,26 @@ def narrow_checks(driver, size: tuple[int, int], name: str) -> list[tuple[str, s
     problems: list[tuple[str, str]] = []
     driver.set_window_size(*size)
     time.sleep(0.3)
-    probe = driver.execute_script(PROBE % {"slack": SLACK, "code": "false"})
+    probe = driver.execute_script(PROBE % {"slack": SLACK, "code": "false", "minDisplay": MIN_DISPLAY_MATH})
     for kind, where, own, column in probe["wide"]:
         problems.append((f"too wide ({name})", f"{kind} ({where}) is {own} px in a {column} px column"))
     for kind, where, text, own, box in probe["clipped"]:
         problems.append((f"clipped formula ({name})", f"{kind} formula '{text}' ({where}) is {own} px in a "
                                                       f"{box} px box that hides the rest"))
     if name == "phone":
+        for where, text, percent in probe["smallDisplay"]:
+            problems.append(("small display maths (phone)", f"'{text}' ({where}) at {percent} % of the body text "
+                                                            f"(< {MIN_DISPLAY_MATH:.0%})"))
+        for where, text, own, box in probe["swipe"]:
+            problems.append(("display maths needs a swipe (phone)", f"'{text}' ({where}) is {own} px in a {box} px "
+                                                                    "box: break it into rows"))
+        for where, text, own, box in probe["cutText"]:
+            problems.append(("explorer text cut (phone)", f"'{text}' ({where}) is {own} px in a {box} px box"))
+        if probe["pageWidth"] > probe["viewport"] + SLACK:
+            problems.append(("page wider than the phone", f"{probe['pageWidth']} px on a {probe['viewport']} px screen"))
+        for where, count in probe["hiddenLinks"]:
+            problems.append(("table links out of view (phone)", f"table ({where}): {count} link(s) beyond its "
+                                                                "scrolling box and no scroll cue"))
         for where, natural, shown, px in driver.execute_script(SMALL_FIGURES, MIN_TEXT_PX, MIN_FIGURE_PT):
             problems.append(("figure text too small (phone)",
                              f"figure in #{where}: {natural} px wide shown at {shown} px, its {MIN_FIGURE_PT} pt "
@@ -366,13 +448,17 @@ def check_page(driver, base: str, rel: str) -> list[tuple[str, str]]:
     problems += [("console", message) for message in console_errors(driver)]
     for url in external_requests(driver):
         problems.append(("network", f"request to {url}"))
-    probe = driver.execute_script(PROBE % {"slack": SLACK, "code": "true"})
+    probe = driver.execute_script(PROBE % {"slack": SLACK, "code": "true", "minDisplay": MIN_DISPLAY_MATH})
     for kind, where, own, column in probe["wide"]:
         problems.append(("too wide", f"{kind} ({where}) is {own} px in a {column} px column"))
     for kind, where, text, own, box in probe["clipped"]:
         problems.append(("clipped formula", f"{kind} formula '{text}' ({where}) is {own} px in a {box} px box "
                                             "that hides the rest"))
     problems += [("math error", text) for text in probe["mathErrors"]]
+    problems += [("inline formula box scrolls", f"'{text}' ({where}) overflows its box by {px} px")
+                 for where, text, px in probe["scrollingInline"]]
+    problems += [("raw repr", f"{where}: '{text}'") for where, text in probe["reprs"]]
+    problems += [("stderr box", text) for text in probe["stderr"]]
     problems += [("image", f"did not load: {src}") for src in probe["images"]]
     problems += [("widget", f"did not render: {where}") for where in probe["widgets"]]
     if probe["ipywidgetControls"]:
@@ -399,6 +485,8 @@ def check_page(driver, base: str, rel: str) -> list[tuple[str, str]]:
     if count:
         time.sleep(0.5)
         problems += [("button", f"button {index + 1}: {what}") for index, what in trouble]
+        if driver.execute_script("return document.querySelector('[data-rfx-thebe]') !== null;"):
+            problems += live_code_message(driver)
         problems += [("console (buttons)", message)
                      for message in console_errors(driver, allow=("unpkg.com/thebe",))]
         driver.get("about:blank")            # stop what the buttons started before the next page
@@ -407,10 +495,33 @@ def check_page(driver, base: str, rel: str) -> list[tuple[str, str]]:
     return problems
 
 
+THEBE_STATE = """
+if (window.thebelab) { return "loaded"; }
+if (document.documentElement.dataset.recfairThebe === "failed") {
+  const button = document.querySelector(".thebe-launch-button");
+  return button && button.offsetParent !== null && /could not start/.test(button.textContent) ? "told" : "hidden";
+}
+return "waiting";
+"""
+
+
+def live_code_message(driver, timeout: float = 30.0) -> list[tuple[str, str]]:
+    """After "Make this page live" was clicked: Thebe loads, or (offline) the page says it could not."""
+    end = time.time() + timeout
+    state = "waiting"
+    while time.time() < end:
+        state = driver.execute_script(THEBE_STATE)
+        if state in ("loaded", "told"):
+            return []
+        time.sleep(0.5)
+    return [("live code", "Thebe did not load and the page does not say so" if state == "waiting"
+             else "Thebe did not load and its message is not visible")]
+
+
 def screenshot(driver, base: str, rel: str, folder: Path) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     stem = rel.replace("/", "__").removesuffix(".html")
-    for width, suffix in ((1280, ""), (PHONE[0], "-phone")):
+    for width, suffix in ((DESKTOP[0], ""), (PHONE[0], "-phone")):
         driver.set_window_size(width, 2000)
         driver.get(f"{base}/{rel}")
         driver.execute_async_script(WAIT_MATHJAX)
@@ -444,6 +555,9 @@ def main(argv=None) -> int:
                     problems = check_page(driver, base, rel)
                 except WebDriverException as exc:
                     problems = [("browser", f"{type(exc).__name__}: {str(exc).splitlines()[0][:160]}")]
+                size = (args.build / rel).stat().st_size
+                if size > MAX_PAGE_BYTES:
+                    problems.append(("page weight", f"{size / 1024 ** 2:.1f} MB of HTML (> {MAX_PAGE_BYTES / 1024 ** 2:.0f} MB)"))
                 if problems:
                     failed[rel] = problems
                     for kind, detail in problems:

@@ -65,7 +65,7 @@ def main(argv=None) -> None:
 
     fast = names("relevance") + names("item_exposure")
     start, cpu = time.perf_counter(), time.process_time()
-    report = rf.compare(runs, fast, relevant=relevant, n_items=n, k=k, n_resamples=args.resamples, seed=0,
+    report = rf.compare(runs, measures=fast, relevant=relevant, n_items=n, k=k, n_resamples=args.resamples, resampling_seed=0,
                         progress=False)
     elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
     print(f"relevance + Part I ({len(fast)} measures): {elapsed:.2f} s wall, {cpu:.2f} s CPU  (target < 10 s wall: "
@@ -103,8 +103,8 @@ def main(argv=None) -> None:
                 warnings.simplefilter("ignore")
                 start = time.perf_counter()
                 try:
-                    rf.compare(pair, [key], relevant=relevant, history=history, user_attributes=attrs, n_items=n,
-                               k=k, n_resamples=resamples, seed=0, progress=False, **opts)
+                    rf.compare(pair, measures=[key], relevant=relevant, history=history, user_attributes=attrs, n_items=n,
+                               k=k, n_resamples=resamples, resampling_seed=0, progress=False, **opts)
                     note = ""
                 except Exception as err:          # report, keep timing the others
                     note = f"error: {type(err).__name__}: {str(err)[:60]}"

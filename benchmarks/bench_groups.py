@@ -52,7 +52,7 @@ def main() -> None:
     print(f"{'grouping':<24}{'groups':>7}{'evaluate (s)':>17}{'functions (s)':>16}  target < 1 s")
     worst = 0.0
     for subset, sub in all_groupings(frame).items():
-        values, t_all = best_of(args.repeat, lambda sub=sub: rf.evaluate_effectiveness(effectiveness, names, groups=sub,
+        values, t_all = best_of(args.repeat, lambda sub=sub: rf.evaluate_effectiveness(effectiveness, measures=names, groups=sub,
                                                                                        on_undefined="nan"))
         _, t_each = best_of(args.repeat, lambda sub=sub: {
             n: G.GROUP_MEASURES[n](effectiveness, **({} if n == "Atk_ind" else {"groups": sub})) for n in names})

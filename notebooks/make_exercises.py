@@ -8,8 +8,10 @@ One source: every chapter's sphinx-exercise ``exercise`` and ``solution`` blocks
 * ``notebooks/solutions/<part>.ipynb``: the instructor edition -- the same with the worked solutions and
   the checks filled in;
 * ``recfair/book/exercise_answers.json``: what the checks need (salted hashes of the normalised answers and
-  the chapter's hints), obtained by *executing* the solutions notebooks: each check cell of the instructor
-  edition records the answer its solution code computed.
+  the chapter's hints), obtained by *executing* copies of the instructor notebooks in which each check cell
+  records, through ``recfair.book.exercises._record_answer``, the answer its solution code computed (at
+  every precision up to the asked one, and for every variant of a varied exercise), and the seconds each
+  solution takes (the notebooks' time estimates).
 
 The chapter code an exercise builds on (toy data, loaded runs, helper functions) is found by a backward
 slice over the chapter's code: the top-level statements that define or change a name the solutions use,
@@ -26,7 +28,12 @@ Every solution block says how its answer is checked, with MyST comments (invisib
 ``list``, ``choice a | b | c``, ``yes/no``, ``text`` or ``open`` (no automatic check; ``% see: <label>``
 names the section that discusses it). ``ask`` says what the student's ``answer`` holds; ``answer`` is a
 Python expression evaluated after the solution's code (``LAST`` in it stands for the last expression of
-the solution's last code cell, the default); ``hint`` is shown on a wrong answer.
+the solution's last code cell, the default); ``hint`` is shown on a wrong answer: it names a method,
+never the answer. ``example`` shows the form of the answer (``{"name", "other name"}`` where the
+default ``{1, 2, 3}`` would mislead). An open question needs ``% rubric:``: what a complete answer says,
+for the teacher (the instructor edition shows it). ``% vary: name = v0 | v1 | ...`` gives a numeric
+exercise per-student variants: the solution's code begins with ``name = v0`` (the book's value), the
+notebooks set ``name`` with ``recfair.book.exercises.variant``, and the answer of every variant is recorded.
 
 Usage, from the repository root::
 
@@ -35,12 +42,16 @@ Usage, from the repository root::
     python notebooks/make_exercises.py --all      # record every answer afresh (after a library change)
     python notebooks/make_exercises.py --notebooks-only   # execute nothing
     python notebooks/make_exercises.py --check    # exit 1 when a notebook or an answer is stale
+    python notebooks/make_exercises.py --class-pack hand-out --students names.txt
+                                                  # per student, notebooks naming no solutions
 """
 
 from __future__ import annotations
 
 import argparse
 import ast
+import functools
+import math
 import hashlib
 import json
 import os
@@ -59,9 +70,6 @@ SOLUTIONS_DIR = ROOT / "notebooks" / "solutions"
 STORE = ROOT / "recfair" / "book" / "exercise_answers.json"
 KINDS = ("number", "numbers", "integer", "set", "list", "choice", "yes/no", "text", "open")
 ROMAN = {"I": 1, "II": 2, "III": 3, "IV": 4, "V": 5, "VI": 6}
-#: Minutes a student needs, by kind of exercise (the course page sums them).
-MINUTES = {"open": 20, "number": 15, "numbers": 15, "integer": 10, "set": 15, "list": 15, "choice": 10,
-           "yes/no": 10, "text": 10}
 
 
 # ------------------------------------------------------------------------------------------------
@@ -222,10 +230,10 @@ def read_chapter(file: str, root: Path = ROOT) -> Chapter:
                     buffer = []
                     current.solution.append(piece)
                 else:
-                    match = re.match(r"^%\s*(check|ask|answer|hint|see):\s*(.*)$", piece)
+                    match = re.match(r"^%\s*(check|ask|answer|hint|see|rubric|example|vary):\s*(.*)$", piece)
                     if match:
                         key, value = match.groups()
-                        current.marks[key] = (current.marks[key] + " " + value) if key == "hint" and key in current.marks else value
+                        current.marks[key] = (current.marks[key] + " " + value) if key in ("hint", "rubric") and key in current.marks else value
                     else:
                         buffer.append(piece)
                 i += 1
@@ -246,6 +254,12 @@ def read_chapter(file: str, root: Path = ROOT) -> Chapter:
             raise ValueError(f"{path}: exercise {ex.label} is open but has an % answer:")
         if kind not in KINDS:
             raise ValueError(f"{path}: exercise {ex.label}: unknown check kind {kind!r} (one of {KINDS})")
+        if kind == "open" and not ex.marks.get("rubric", "").strip():
+            raise ValueError(f"{path}: open exercise {ex.label} needs a `% rubric:` line (what a complete answer says)")
+        if "vary" in ex.marks:
+            vary_values(ex)       # raises on a malformed marker
+            if kind not in ("number", "numbers", "integer"):
+                raise ValueError(f"{path}: exercise {ex.label}: only numeric answers have variants (% vary:)")
         if kind != "open" and not any(isinstance(p, Code) for p in ex.solution) and "answer" not in ex.marks:
             raise ValueError(f"{path}: exercise {ex.label} is checkable but its solution has no code and no % answer:")
     return Chapter(file, path, title, label, body, exercises, objectives)
@@ -363,7 +377,7 @@ class Book:
                     return "; ".join(f"{who} ({year})" for who, year in refs)
                 return "(" + "; ".join(f"{who}, {year}" for who, year in refs) + ")"
             if name == "glue:text":
-                return f"*(the value `{content.split(':')[0]}` that the code above computes)*"
+                return f"*(the value printed as `{content.split(':')[0]}` above)*"
             if name == "math":
                 return f"${content}$"
             return text_ or target     # {term} and anything else: its text
@@ -561,12 +575,13 @@ def needed_names(codes: list[str], module_names: set[str]) -> set[str]:
     return free
 
 
-def chapter_slice(chapter: Chapter, extra_code: list[str]) -> list[str]:
-    """The statements of the chapter's body that the code in ``extra_code`` needs, in order."""
+def chapter_slice(chapter: Chapter, extra_code: list[str], given: set[str] = frozenset()) -> list[str]:
+    """The statements of the chapter's body that the code in ``extra_code`` needs, in order (``given``:
+    names the notebook sets otherwise, such as a variant parameter)."""
     body = [c.source for c in chapter.body if isinstance(c, Code) and 'find_spec("recfair")' not in c.source]
     module_names = _module_names(body + extra_code)
     stmts = [st for code in body for st in statements(code, module_names)]
-    need = needed_names(extra_code, module_names)
+    need = needed_names(extra_code, module_names) - set(given)
     keep = [False] * len(stmts)
     for i in range(len(stmts) - 1, -1, -1):
         st = stmts[i]
@@ -602,18 +617,21 @@ def answer_expression(exercise: Exercise) -> str:
 
 
 def answer_template(exercise: Exercise) -> str:
+    """What the student's ``answer`` is, with an example of its form (``% example:`` overrides the
+    default one, e.g. names instead of numbers)."""
     spec = exercise.marks.get("check", "").split(None, 1)
     kind, rest = spec[0], (spec[1] if len(spec) > 1 else "")
+    example = exercise.marks.get("example", "").strip()
     if kind == "number":
-        return f"a number (it is checked to {rest or 3} decimals)"
+        return f"a number, checked to {rest or 3} decimals (a float, a fraction or an exact sympy number)"
     if kind == "numbers":
-        return f"a list of numbers, in order (checked to {rest or 3} decimals)"
+        return f"a list of numbers in order, e.g. {example or '[0.25, 1.5]'}, each checked to {rest or 3} decimals"
     if kind == "integer":
         return "a whole number"
     if kind == "set":
-        return "a set, e.g. {1, 2, 3}; order does not matter"
+        return f"a set, e.g. {example or '{1, 2, 3}'}; order does not matter"
     if kind == "list":
-        return "a list, e.g. [1, 2, 3]; order matters"
+        return f"a list, e.g. {example or '[3, 1, 2]'}; order matters"
     if kind == "choice":
         return "one of " + ", ".join(repr(o.strip()) for o in rest.split("|"))
     if kind == "yes/no":
@@ -621,10 +639,26 @@ def answer_template(exercise: Exercise) -> str:
     return "a short text"
 
 
+@functools.lru_cache(maxsize=1)
+def _measured() -> dict[str, float]:
+    """Seconds each exercise's solution took to execute when its answer was last recorded."""
+    store = json.loads(STORE.read_text()) if STORE.exists() else {}
+    return {label: entry["seconds"] for label, entry in store.items() if "seconds" in entry}
+
+
 def minutes(ex: Exercise) -> int:
-    """Estimated minutes for a student: by kind, more when the solution has more code."""
-    lines = sum(len(p.source.splitlines()) for p in ex.solution if isinstance(p, Code))
-    return MINUTES[ex.kind] + 5 * min(lines // 8, 3)
+    """Estimated minutes for a student, from the solution as measured: reading the question and the
+    solution's explanation (60 words a minute: read twice), writing its code (a minute a line), running
+    it three times (its execution time, measured when the answers were recorded) and, for an open
+    question, writing the explanation (15 words a minute); rounded up to 5 minutes."""
+    prose = [p for p in ex.solution if isinstance(p, str)]
+    code = [p.source for p in ex.solution if isinstance(p, Code)]
+    words = len(ex.text.split()) + sum(len(p.split()) for p in prose)
+    lines = sum(1 for c in code for line in c.splitlines() if line.strip() and not line.strip().startswith("#"))
+    total = words / 60 + lines + 3 * _measured().get(ex.label, 0.0) / 60
+    if ex.kind == "open":
+        total += sum(len(p.split()) for p in prose) / 15
+    return max(5, 5 * math.ceil(total / 5))
 
 
 def _cell_id(*parts: str) -> str:
@@ -654,7 +688,8 @@ class NotebookWriter:
         return nb
 
 
-def install_cell(config: dict) -> str:
+def install_cell(config: dict, student: str | None = None) -> str:
+    name = json.dumps(student) if student else "None"
     return "\n".join([
         "# Runs in a bare kernel (Colab, a fresh Binder, a plain local Jupyter): install recfair where it is missing.",
         "import importlib.util",
@@ -664,6 +699,9 @@ def install_cell(config: dict) -> str:
         "",
         "import recfair",
         "import recfair.book.exercises",
+        "",
+        "# Your name or student number, as your teacher gave it: some exercises then come in your own variant.",
+        f"recfair.book.exercises.student({name})",
     ])
 
 
@@ -671,66 +709,134 @@ def _chapters_with_exercises(book: Book, part: Part) -> list[Chapter]:
     return [book.chapters[f] for f in part.files if f in book.chapters and book.chapters[f].exercises]
 
 
-def build_notebook(book: Book, part: Part, solutions: bool) -> nbformat.NotebookNode:
+def plural(n: int, word: str, many: str | None = None) -> str:
+    """``1 exercise``, ``2 exercises``; ``many`` for an irregular plural."""
+    return f"{n} {word if n == 1 else (many or word + 's')}"
+
+
+def vary_values(ex: Exercise) -> tuple[str, list] | None:
+    """An exercise's variant parameter: ``% vary: name = v0 | v1 | ...`` (v0 the book's value, which the
+    first line of the solution's code assigns: ``name = v0``)."""
+    spec = ex.marks.get("vary", "").strip()
+    if not spec:
+        return None
+    match = re.fullmatch(r"([A-Za-z_]\w*)\s*=\s*(.+)", spec)
+    if not match:
+        raise ValueError(f"exercise {ex.label}: % vary: takes `name = v0 | v1 | ...`, got {spec!r}")
+    name, values = match.group(1), [ast.literal_eval(v.strip()) for v in match.group(2).split("|")]
+    if len(values) < 2 or len(set(values)) != len(values):
+        raise ValueError(f"exercise {ex.label}: % vary: needs two or more distinct values, got {values}")
+    code = next((p for p in ex.solution if isinstance(p, Code)), None)
+    first = code.source.splitlines()[0].strip() if code and code.source else ""
+    if first.replace(" ", "") != f"{name}={values[0]!r}":
+        raise ValueError(f"exercise {ex.label}: the solution's code must begin with `{name} = {values[0]!r}` "
+                         f"(the book's value of the % vary: parameter), not {first!r}")
+    return name, values
+
+
+def _solution_pieces(ex: Exercise) -> list:
+    """The solution's pieces, without the varied parameter's assignment (the notebook's variant cell sets it)."""
+    vary = vary_values(ex)
+    if not vary:
+        return list(ex.solution)
+    out, done = [], False
+    for piece in ex.solution:
+        if isinstance(piece, Code) and not done:
+            piece = Code("\n".join(piece.source.splitlines()[1:]).strip("\n"), piece.tags)
+            done = True
+        out.append(piece)
+    return out
+
+
+GLUE_PRELUDE = [
+    "def glue(name, value, display=True):",
+    '    """The book shows this value in its text (myst_nb.glue); here it is printed with its name."""',
+    '    print(f"{name}: {value}")',
+    "",
+]
+
+
+def build_notebook(book: Book, part: Part, solutions: bool, *, name_solutions: bool = True,
+                   student: str | None = None, record: str | None = None) -> nbformat.NotebookNode:
+    """One part's notebook: the student edition, or (``solutions``) the instructor edition.
+
+    ``name_solutions=False`` leaves out where the instructor edition is (for a class that should not
+    look); ``student`` fills in the student's name in the first cell (their variants); ``record`` (the
+    generator's recording copy only) replaces each check by :func:`recfair.book.exercises._record_answer`
+    writing to that file, runs every variant of a varied exercise, and tags each exercise's cells.
+    """
     config = book.config
     w = NotebookWriter(book, part, solutions)
     chapters = _chapters_with_exercises(book, part)
     n_ex = sum(len(c.exercises) for c in chapters)
     n_checked = sum(e.kind != "open" for c in chapters for e in c.exercises)
-    edition = "instructor edition, with worked solutions" if solutions else "exercises"
+    n_open = n_ex - n_checked
+    edition = "instructor edition, with worked solutions and rubrics" if solutions else "exercises"
     other = ("the student edition without solutions is `notebooks/exercises/" if solutions
              else "the instructor edition with worked solutions is `notebooks/solutions/") + f"{part.slug}.ipynb`"
     launch = launch_links(config, "solutions" if solutions else "exercises", part.slug)
     head = [f"# {part.title} — {edition}", ""]
-    head.append(f"This notebook collects the {n_ex} exercises of **{part.title}** of the book "
-                f"*[{config['title']}]({config['book']})*, in the order of its chapters; "
-                + (("all of them have" if n_checked == n_ex else f"{n_checked} of them have") + " an answer that the notebook checks"
-                   + (f", {n_ex - n_checked} are open questions. " if n_checked < n_ex else ". "))
-                + f"It is generated from the chapters by `notebooks/make_exercises.py`: do not edit it by hand ({other}).")
+    checked = ("all of them have an answer that the notebook checks" if n_open == 0 else
+               f"{n_checked} of them {'has' if n_checked == 1 else 'have'} an answer that the notebook checks, "
+               f"{n_open} {'is an open question' if n_open == 1 else 'are open questions'}")
+    head.append(f"This notebook collects the {plural(n_ex, 'exercise')} of **{part.title}** of the book "
+                f"*[{config['title']}]({config['book']})*, in the order of its chapters; {checked}. "
+                "It is generated from the chapters by `notebooks/make_exercises.py`: do not edit it by hand"
+                + (f" ({other})." if name_solutions or solutions else "."))
     head += ["", "**What it covers**", ""]
     for chapter in chapters:
         goals = "; ".join(o.rstrip(";.") for o in chapter.objectives[:2])
-        head.append(f"- *{chapter.title}* ({len(chapter.exercises)} exercises)" + (f": {goals}." if goals else ""))
+        head.append(f"- *{chapter.title}* ({plural(len(chapter.exercises), 'exercise')})" + (f": {goals}." if goals else ""))
     head += ["", "**Read first** (each exercise refers to its chapter):", ""]
     for file in part.files:
         if f"__page__{file}" in book.labels:
             head.append(f"- [{book.chapter_title(file)}]({book.url(file)})")
-    head += ["", "**How to work**: run the setup cell below, then each chapter's setup cell before its exercises. "
-             "Write your code in the empty cell under an exercise, put your result into `answer = ...` and run "
-             "the check: it says *right* or *not yet* and, when not yet, gives a hint from the chapter. "
-             "Nothing of the solution is stored in this notebook or in the check."
-             if not solutions else
-             "", f"Open this notebook in [Binder]({launch['Binder']}) or [Colab]({launch['Colab']})."]
-    w.md("\n".join(line for line in head))
-    w.code(install_cell(config))
+    if solutions:
+        head += ["", "For the teacher: each open question ends with a **rubric** (what a complete answer says); "
+                 "`python -m recfair.book.exercises score FOLDER` grades a folder of submitted student notebooks."]
+    else:
+        head += ["", "**How to work**: put your name (or the number your teacher gave you) into the first cell "
+                 "and run it, then each chapter's setup cell before its exercises. "
+                 "Write your code in the empty cell under an exercise, put your result into `answer = ...` and run "
+                 "the check: it says *right* or *not yet* and, when not yet, gives a hint from the chapter. "
+                 "Nothing of the solution is stored in this notebook or in the check."]
+    head += ["", f"Open this notebook in [Binder]({launch['Binder']}) or [Colab]({launch['Colab']})."]
+    w.md("\n".join(head))
+    w.code(install_cell(config, student))
+    kinds = {}
     for chapter in chapters:
         w.md(f"## {chapter.title}\n\nChapter: [{chapter.title}]({book.url(chapter.file)}). "
              "The next cell runs the chapter code that these exercises build on.")
-        extra = [p.source for e in chapter.exercises for p in e.solution if isinstance(p, Code)]
+        extra = [p.source for e in chapter.exercises for p in _solution_pieces(e) if isinstance(p, Code)]
         extra += [answer_expression(e) for e in chapter.exercises if e.kind != "open"]
-        setup = chapter_slice(chapter, extra)
+        varied = {vary_values(e)[0] for e in chapter.exercises if vary_values(e)}
+        setup = chapter_slice(chapter, extra, given=varied)
         if setup and isinstance(ast.parse(_clean_magics(setup[-1])).body[-1], ast.Expr):
             setup[-1] += ";"   # no echo of the chapter's last value
         prelude = []
         if any(re.search(r"\bglue\(", s) for s in setup) or any(re.search(r"\bglue\(", c) for c in extra):
-            prelude = ["def glue(name, value, display=True):",
-                       '    """The book stores this value for its page (myst_nb.glue); here it is shown."""',
-                       "    if display:",
-                       "        from IPython.display import display as show",
-                       "",
-                       "        show(value)",
-                       ""]
+            prelude = GLUE_PRELUDE
         w.code("\n".join([f"# Setup from the chapter \"{chapter.title}\" (generated: the chapter code the exercises use)"]
                          + prelude + setup))
         for ex in chapter.exercises:
             self_check = ex.kind != "open"
+            vary = vary_values(ex)
             text = f"### Exercise {ex.number} · `{ex.label}` · about {minutes(ex)} min\n\n" + book.markdown(ex.text, chapter.file)
+            if vary:
+                text += (f"\n\n**Your variant**: the cell below sets `{vary[0]}` for you (the chapter's value is "
+                         f"{vary[1][0]!r}); use it where the question says {vary[1][0]!r}, and the check expects "
+                         "the answer of your variant.")
             if self_check:
                 ask = book.markdown(ex.marks.get("ask", "").strip(), chapter.file)
                 text += f"\n\n**Your answer** (`answer`): {ask + ' — ' if ask else ''}{answer_template(ex)}."
             w.md(text)
+            start = len(w.cells)
+            if vary and record:     # the store that variant() reads is being written: the book's value
+                w.code(f"{vary[0]} = {vary[1][0]!r}")
+            elif vary:
+                w.code(f"{vary[0]} = recfair.book.exercises.variant({json.dumps(ex.label)}, {json.dumps(vary[0])})\n{vary[0]}")
             if solutions:
-                pieces = list(ex.solution)
+                pieces = _solution_pieces(ex)
                 first = pieces.pop(0) if pieces and isinstance(pieces[0], str) else ""
                 w.md("**Solution.** " + book.markdown(first, chapter.file) if first else "**Solution.**")
                 for piece in pieces:
@@ -738,20 +844,48 @@ def build_notebook(book: Book, part: Part, solutions: bool) -> nbformat.Notebook
                         w.code(piece.source)
                     else:
                         w.md(book.markdown(piece, chapter.file))
-                if self_check:
-                    w.code(f"answer = {answer_expression(ex)}\nrecfair.book.exercises.check({json.dumps(ex.label)}, answer)")
+                if self_check and record:
+                    w.code(_recording_cell(ex, record))
+                elif self_check:
+                    ask = " ".join(re.sub(r"[$`\\]", "", ex.marks.get("ask", "")).split())
+                    w.code((f"# {ask}\n" if ask else "")
+                           + f"answer = {answer_expression(ex)}\nrecfair.book.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
-                    w.md(_open_note(book, chapter, ex))
+                    w.md(_open_note(book, chapter, ex, rubric=True))
             else:
                 w.code("# your work here\n")
                 if self_check:
                     w.code(f"answer = None  # replace None by your answer\nrecfair.book.exercises.check({json.dumps(ex.label)}, answer)")
                 else:
-                    w.md(_open_note(book, chapter, ex))
+                    w.md(_open_note(book, chapter, ex, rubric=False))
+            if record:
+                for cell in w.cells[start:]:
+                    cell.metadata["exercise"] = ex.label
     return w.notebook()
 
 
-def _open_note(book: Book, chapter: Chapter, ex: Exercise) -> str:
+def _recording_cell(ex: Exercise, record: str) -> str:
+    """The generator's recording of a solution's answer (every variant's, for a varied exercise)."""
+    kind, options = ex.kind, _options(ex)
+    call = (f"recfair.book.exercises._record_answer({json.dumps(ex.label)}, answer, kind={kind!r}, options={options!r}, "
+            f"path={record!r}")
+    vary = vary_values(ex)
+    if not vary:
+        return f"answer = {answer_expression(ex)}\n{call})"
+    name, values = vary
+    code = "\n".join(_clean_magics(p.source) for p in _solution_pieces(ex) if isinstance(p, Code))
+    return "\n".join([
+        f"answer = {answer_expression(ex)}",
+        f"{call}, variant=0)",
+        f"for _rf_i, {name} in list(enumerate({values!r}))[1:] + [(0, {values[0]!r})]:",
+        f"    exec(compile({code!r}, '<solution of {ex.label}>', 'exec'))",
+        f"    answer = {answer_expression(ex)}",
+        "    if _rf_i:",
+        f"        {call}, variant=_rf_i)",
+    ])
+
+
+def _open_note(book: Book, chapter: Chapter, ex: Exercise, *, rubric: bool) -> str:
     see = ex.marks.get("see", "").strip()
     if see and see not in book.labels:
         raise ValueError(f"{chapter.file}: exercise {ex.label}: unknown label {see!r} in % see:")
@@ -760,8 +894,11 @@ def _open_note(book: Book, chapter: Chapter, ex: Exercise) -> str:
         where = f"[{text or book.chapter_title(file)}]({book.url(file, anchor)})"
     else:
         where = f"[{chapter.title}]({book.url(chapter.file)})"
-    return (f"*Open question: there is no automatic check. Compare your reasoning with the chapter's discussion in "
-            f"{where}, and with a classmate's.*")
+    if rubric:
+        return (f"**Rubric** (open question, for the teacher): {book.markdown(ex.marks['rubric'].strip(), chapter.file)} "
+                f"The chapter's discussion: {where}.")
+    return (f"*Open question: there is no automatic check. Write your answer in a Markdown cell here; "
+            f"the chapter's discussion in {where} is where to check your reasoning.*")
 
 
 def write_notebook(nb: nbformat.NotebookNode) -> str:
@@ -914,6 +1051,7 @@ def fingerprint(chapter: Chapter, ex: Exercise) -> str:
         "setup": chapter_slice(chapter, extra),
         "solutions": [[p.source for p in e.solution if isinstance(p, Code)] for e in solutions],
         "answer": answer_expression(ex), "kind": ex.kind, "options": _options(ex),
+        "vary": ex.marks.get("vary", ""), "recording": 2,
     }
     return hashlib.sha256(json.dumps(payload, sort_keys=True).encode()).hexdigest()[:16]
 
@@ -930,6 +1068,9 @@ def store_entry(book: Book, chapter: Chapter, ex: Exercise) -> dict:
     hint = ex.marks.get("hint", "").strip()
     entry.update({"options": _options(ex), "hint": book.markdown(hint, chapter.file) if hint else "",
                   "source": fingerprint(chapter, ex)})
+    vary = vary_values(ex)
+    if vary:
+        entry["vary"] = {vary[0]: vary[1]}
     return entry
 
 
@@ -939,29 +1080,58 @@ def stale_answers(book: Book, store: dict) -> list[str]:
     for chapter in book.chapters.values():
         for ex in chapter.exercises:
             old = store.get(ex.label, {})
-            if ex.kind != "open" and ("digest" not in old or old.get("source") != fingerprint(chapter, ex)
+            if ex.kind != "open" and (("digest" not in old and "variants" not in old)
+                                      or old.get("source") != fingerprint(chapter, ex)
                                       or old.get("kind") != ex.kind or old.get("options") != _options(ex)):
                 out.append(ex.label)
     return out
 
 
-def record_answers(book: Book, paths: list[Path]) -> dict[str, str]:
-    """Execute instructor notebooks in recording mode: label -> the normalised answer its solution gives."""
+def _seconds(cell) -> float:
+    """A cell's execution time, from the timestamps nbclient records."""
+    from datetime import datetime
+
+    timing = cell.get("metadata", {}).get("execution", {})
+    try:
+        begin = datetime.fromisoformat(timing["iopub.execute_input"].replace("Z", "+00:00"))
+        end = datetime.fromisoformat(timing["shell.execute_reply"].replace("Z", "+00:00"))
+    except (KeyError, ValueError):
+        return 0.0
+    return max((end - begin).total_seconds(), 0.0)
+
+
+def record_answers(book: Book, parts_: list[Part]) -> tuple[dict, dict[str, float]]:
+    """Execute recording copies of the parts' instructor notebooks: label -> the normalised answer its
+    solution gives (a list, one per variant, for a varied exercise), and label -> seconds its solution's
+    cells took. The copies call ``recfair.book.exercises._record_answer`` where the committed notebooks check."""
     recorded: dict = {}
+    seconds: dict[str, float] = {e.label: 0.0 for p in parts_ for f in p.files if f in book.chapters
+                                 for e in book.chapters[f].exercises}     # a solution without code: 0 s
     with tempfile.TemporaryDirectory() as tmp:
         record = Path(tmp) / "answers.jsonl"
-        kinds = Path(tmp) / "kinds.json"
-        kinds.write_text(json.dumps({ex.label: [ex.kind, _options(ex)] for chapter in book.chapters.values()
-                                     for ex in chapter.exercises if ex.kind != "open"}))
-        env = {"RECFAIR_EXERCISES_RECORD": str(record), "RECFAIR_EXERCISES_KINDS": str(kinds),
-               "PYTHONPATH": os.pathsep.join([str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])}
-        for path in paths:
-            print(f"executing {path.relative_to(ROOT)}", flush=True)
-            execute(path, env)
+        env = {"PYTHONPATH": os.pathsep.join([str(ROOT)] + [p for p in os.environ.get("PYTHONPATH", "").split(os.pathsep) if p])}
+        for part in parts_:
+            copy = SOLUTIONS_DIR / f".recording-{part.slug}.ipynb"     # in its folder: the same working directory
+            copy.write_text(write_notebook(build_notebook(book, part, solutions=True, record=str(record))))
+            print(f"executing the instructor notebook of {part.slug}", flush=True)
+            try:
+                nb = execute(copy, env)
+            finally:
+                copy.unlink()
+            for cell in nb.cells:
+                label = cell.get("metadata", {}).get("exercise")
+                if label and cell.cell_type == "code" and "_record_answer(" not in cell.source:
+                    seconds[label] = round(seconds.get(label, 0.0) + _seconds(cell), 2)
+        variants: dict = {}
         for line in record.read_text().splitlines() if record.exists() else []:
             item = json.loads(line)
-            recorded[item["label"]] = item["value"]
-    return recorded
+            if item.get("variant") is None:
+                recorded[item["label"]] = item["value"]
+            else:
+                variants.setdefault(item["label"], {})[item["variant"]] = item["value"]
+        for label, values in variants.items():
+            recorded[label] = [values[i] for i in range(len(values))]
+    return recorded, seconds
 
 
 def build_store(book: Book, old: dict, execute_all: bool = False, run: bool = True) -> tuple[dict, list[str]]:
@@ -974,26 +1144,33 @@ def build_store(book: Book, old: dict, execute_all: bool = False, run: bool = Tr
     todo = set(stale_answers(book, old)) if not execute_all else {
         e.label for c in book.chapters.values() for e in c.exercises if e.kind != "open"}
     recorded: dict = {}
+    seconds: dict = {}
     if todo and run:
         parts_todo = [p for p in book.parts if any(e.label in todo for f in p.files if f in book.chapters
                                                     for e in book.chapters[f].exercises)]
-        recorded = record_answers(book, [SOLUTIONS_DIR / f"{p.slug}.ipynb" for p in parts_todo])
+        recorded, seconds = record_answers(book, parts_todo)
     store, left = {}, []
+    kept = ("salt", "digest", "coarse", "variants")
     for chapter in book.chapters.values():
         for ex in chapter.exercises:
             entry = store_entry(book, chapter, ex)
+            previous = old.get(ex.label, {})
+            if ex.label in seconds:
+                entry["seconds"] = seconds[ex.label]
+            elif "seconds" in previous:
+                entry["seconds"] = previous["seconds"]
             if ex.kind != "open":
                 if ex.label in recorded:
                     entry.update(ex_module.make_entry(ex.label, ex.kind, _options(ex), recorded[ex.label]))
                 elif ex.label not in todo:
-                    entry.update({k: old[ex.label][k] for k in ("salt", "digest")})
+                    entry.update({k: previous[k] for k in kept if k in previous})
                 elif run:
                     raise RuntimeError(f"exercise {ex.label}: its check recorded no answer")
                 else:
                     left.append(ex.label)
-                    if "digest" in old.get(ex.label, {}):
-                        entry.update({k: old[ex.label][k] for k in ("salt", "digest")})
-                        entry["source"] = old[ex.label].get("source", "")
+                    if "digest" in previous or "variants" in previous:
+                        entry.update({k: previous[k] for k in kept if k in previous})
+                        entry["source"] = previous.get("source", "")
             store[ex.label] = entry
     return store, left
 
@@ -1006,6 +1183,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="write the notebooks and the store's hints, but execute nothing")
     parser.add_argument("--all", action="store_true",
                         help="record every answer afresh (after a change of the library, not of a chapter)")
+    parser.add_argument("--class-pack", metavar="FOLDER",
+                        help="write student notebooks that do not name the solutions to FOLDER (nothing else)")
+    parser.add_argument("--students", metavar="FILE",
+                        help="with --class-pack: one name per line; one folder per student, name filled in")
     args = parser.parse_args(argv)
     book = Book()
     old = json.loads(STORE.read_text()) if STORE.exists() else {}
@@ -1014,6 +1195,14 @@ def main(argv: list[str] | None = None) -> int:
         for item in bad:
             print(f"stale: {item}")
         return 1 if bad else 0
+    if args.class_pack:
+        return write_class_pack(book, Path(args.class_pack), _students(args.students))
+    store, left = build_store(book, old, execute_all=args.all, run=not args.notebooks_only)
+    text = json.dumps(store, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
+    if not STORE.exists() or STORE.read_text() != text:
+        STORE.write_text(text)
+        print(f"wrote {STORE.relative_to(ROOT)} ({sum(e['kind'] != 'open' for e in store.values())} checked exercises)")
+    _measured.cache_clear()     # the notebooks show times measured in this run
     rendered = render_all(book)
     for folder in (EXERCISES_DIR, SOLUTIONS_DIR):
         folder.mkdir(parents=True, exist_ok=True)
@@ -1024,14 +1213,37 @@ def main(argv: list[str] | None = None) -> int:
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
             print(f"wrote {path.relative_to(ROOT)}")
-    store, left = build_store(book, old, execute_all=args.all, run=not args.notebooks_only)
-    text = json.dumps(store, indent=1, sort_keys=True, ensure_ascii=False) + "\n"
-    if not STORE.exists() or STORE.read_text() != text:
-        STORE.write_text(text)
-        print(f"wrote {STORE.relative_to(ROOT)} ({sum(e['kind'] != 'open' for e in store.values())} checked exercises)")
     if left:
         print(f"not recorded (run without --notebooks-only): {', '.join(left)}")
         return 1
+    return 0
+
+
+def _students(path: str | None) -> list[str]:
+    if not path:
+        return []
+    names = [line.strip() for line in Path(path).read_text().splitlines() if line.strip() and not line.startswith("#")]
+    bad = [n for n in names if not re.fullmatch(r"[\w.@+-]+", n)]
+    if bad:
+        raise SystemExit(f"{path}: a student name is used as a folder name: letters, digits and . @ + - _ only, not {bad}")
+    if len(set(names)) != len(names):
+        raise SystemExit(f"{path}: names appear twice")
+    return names
+
+
+def write_class_pack(book: Book, folder: Path, students: list[str]) -> int:
+    """Student notebooks for a class, naming no solutions: ``folder/<part>.ipynb``, or with ``students``
+    one folder per student, ``folder/<name>/<part>.ipynb``, with the name filled in (their variants);
+    ``python -m recfair.book.exercises score folder`` grades the folder when it comes back."""
+    targets = [(folder / name, name) for name in students] or [(folder, None)]
+    for target, name in targets:
+        target.mkdir(parents=True, exist_ok=True)
+        for part in book.parts:
+            if not _chapters_with_exercises(book, part):
+                continue
+            nb = build_notebook(book, part, solutions=False, name_solutions=False, student=name)
+            (target / f"{part.slug}.ipynb").write_text(write_notebook(nb))
+    print(f"wrote the student notebooks of {len(students) or 'one class'}{' students' if students else ''} to {folder}")
     return 0
 
 

@@ -8,9 +8,9 @@ Items and users are 0-based integer indices. A run is the ``(n_users, k)`` array
 lists in rank order plus ``n_items``; optional inputs are each user's relevant items,
 scores or a full ranking, history, user attributes and item representations.
 
-Every part's measure functions are exported here (Parts I-V) and from their part's package
+Every part's measure functions are exported here (Parts I-VI) and from their part's package
 (``recfair.item_exposure``, ``recfair.joint``, ``recfair.pareto``, ``recfair.users``,
-``recfair.groups``); the relevance measures from here and ``recfair.relevance``.
+``recfair.groups``, ``recfair.field``); the relevance measures from here and ``recfair.relevance``.
 
 >>> import recfair as rf
 >>> rf.evaluate([[0, 1], [1, 2]], n_items=4, measures=["HR", "NDCG"], relevant=[[1], [1, 2]])
@@ -39,6 +39,8 @@ from .pareto import dpfr
 from .users import gini_ind, mean_envy_user, mean_max_envy_user, peu, puf, sd_ind, uf, user_similarity
 from .groups import (atk_group, atk_ind, atk_within, cv_group, fstat_group, gce_group, gini_group, gini_within, kl_group,
                      mad_group, min_group, range_group, sd_group, sd_within)
+from .field import (aclt, aplt, arp, awrf, bd, c_kl, ee_d, ee_l, ee_r, exposure_ratio, item_mad, ndkl, pop_reo, pop_rsp,
+                    provider_mmf, reo, rsp, ugf, user_mad)
 from .ranking import full_ranking, top_k_from_scores
 from .registry import ALL_MEASURES, REGISTRY
 from .spec import Bounds, Extremes, MeasureSpec
@@ -50,8 +52,9 @@ from . import io
 __version__ = "0.1.0"
 
 # heavier subpackages load on first use: ``recfair.datasets``, ``recfair.recommenders`` ...
-_LAZY = ("analysis", "book", "bounds", "datasets", "engine", "examination", "groups", "inequality", "item_exposure",
-         "joint", "pareto", "ranking", "recommenders", "registry", "relevance", "scale", "spec", "synthetic", "users")
+_LAZY = ("analysis", "book", "bounds", "datasets", "engine", "examination", "field", "groups", "inequality",
+         "item_exposure", "joint", "pareto", "ranking", "recommenders", "registry", "relevance", "scale", "spec",
+         "synthetic", "users")
 #: Short names of the services, loaded on first use: ``recfair.plotting`` is ``recfair.book.plotting``.
 _ALIASES = {"plotting": "book.plotting", "widgets": "book.widgets", "guide": "book.guide",
             "exercises": "book.exercises", "thesis": "book.thesis", "symbolic": "book.symbolic",
@@ -88,4 +91,7 @@ __all__ = [
     # Part V, Paper 6: user groups versus individuals (recfair.groups)
     "atk_group", "atk_ind", "atk_within", "cv_group", "fstat_group", "gce_group", "gini_group", "gini_within",
     "kl_group", "mad_group", "min_group", "range_group", "sd_group", "sd_within",
+    # Part VI: the field's other fairness measures (recfair.field)
+    "aclt", "aplt", "arp", "awrf", "bd", "c_kl", "ee_d", "ee_l", "ee_r", "exposure_ratio", "item_mad", "ndkl",
+    "pop_reo", "pop_rsp", "provider_mmf", "reo", "rsp", "ugf", "user_mad",
 ]

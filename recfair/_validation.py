@@ -400,6 +400,33 @@ def check_item_features(item_features, n_items: int) -> np.ndarray | None:
     return feats
 
 
+def check_item_groups(item_groups, n_items: int) -> tuple[np.ndarray, tuple] | None:
+    """One group label per item as integer codes ``(n_items,)`` and the labels (or None).
+
+    Labels may be numbers or strings; ``None``/NaN marks an item that belongs to no group
+    (code ``-1``). Codes follow the sorted labels, so the same labels always get the same codes.
+
+    >>> codes, labels = check_item_groups(["b", "a", None, "b"], 4)
+    >>> codes.tolist(), labels
+    ([1, 0, -1, 1], ('a', 'b'))
+    """
+    if item_groups is None:
+        return None
+    if isinstance(item_groups, (str, bytes)) or sp.issparse(item_groups) or isinstance(item_groups, dict):
+        raise TypeError(f"item_groups must be one label per item (a 1-D array-like), got {type(item_groups).__name__}.")
+    import pandas as pd
+
+    values = item_groups.to_numpy() if isinstance(item_groups, (pd.Series, pd.Index)) else np.asarray(
+        item_groups, dtype=object if not isinstance(item_groups, np.ndarray) else None)
+    if values.ndim != 1 or values.shape[0] != n_items:
+        raise ValueError(f"item_groups must have one label per item, shape (n_items={n_items},), got {values.shape}.")
+    try:
+        codes, labels = pd.factorize(pd.Series(values, dtype=object), sort=True)
+    except TypeError:
+        raise TypeError("item_groups mixes labels that cannot be sorted together (e.g. numbers and strings).") from None
+    return codes.astype(np.int64), tuple(labels.tolist())
+
+
 # --------------------------------------------------------------------------- per-user data
 
 def check_effectiveness(effectiveness, *, allow_nan: bool = True, nonnegative: bool = False, high: float | None = None,

@@ -3,89 +3,48 @@
 from __future__ import annotations
 
 import inspect
-from collections.abc import Iterable
 
 import numpy as np
 import pandas as pd
 
-from ._validation import check_on_undefined, undefined
-from .registry import ALL_MEASURES, check_needs, get
+from .registry import Plan, check_needs, effectiveness_plan, plan, warn_undefined_users
 from .run import Run
 
-__all__ = ["evaluate", "evaluate_per_user", "evaluate_run", "evaluate_effectiveness"]
+__all__ = ["evaluate", "evaluate_per_user", "evaluate_run", "evaluate_effectiveness", "plan", "Plan"]
 
 
-def _measure_list(measures) -> list[str]:
-    if isinstance(measures, str):
-        measures = [measures]
-    if not isinstance(measures, Iterable):
-        raise TypeError(f"measures must be a name or a list of names, got {type(measures).__name__}.")
-    measures = list(measures)
-    if not measures:
-        raise ValueError("measures is empty: name at least one measure.")
-    for name in measures:
-        get(name)
-    if len(set(measures)) != len(measures):
-        dup = sorted({m for m in measures if measures.count(m) > 1})
-        raise ValueError(f"measures lists {dup} more than once.")
-    return measures
-
-
-def _run_options(spec) -> tuple[str, ...]:
-    return tuple(spec.options)
-
-
-def _effectiveness_options(spec) -> tuple[str, ...]:
-    hook = spec.from_effectiveness
-    declared = getattr(hook, "options", None)          # hooks that forward **options say which
-    if declared is not None:
-        return tuple(declared)
-    params = inspect.signature(hook).parameters
-    return tuple(name for name, p in params.items()
-                 if p.kind is p.KEYWORD_ONLY and name not in ("similarity", "groups", "on_undefined", "client"))
-
-
-def _dispatch(measures, options: dict, on_undefined: str, *, able=None, unable: str = "",
-              options_of=_run_options) -> tuple[list, dict[str, dict]]:
-    """The one dispatcher core: names -> records, checked, with each record's share of ``options``.
-
-    ``able(spec)`` says whether a record can be computed by this entry point (``unable`` explains
-    why not); ``options_of(spec)`` names the keyword options it takes. An option that no requested
-    measure takes is a ``ValueError`` from every entry point alike.
-    """
-    check_on_undefined(on_undefined)
-    specs = [get(name) for name in _measure_list(measures)]
-    if able is not None:
-        bad = [s.key for s in specs if not able(s)]
-        if bad:
-            raise ValueError(f"{bad} {unable}")
-    allowed = {spec.key: set(options_of(spec)) for spec in specs}
-    known = set().union(*allowed.values())
-    unknown = sorted(set(options) - known)
-    if unknown:
-        raise ValueError(f"option(s) {unknown} are not parameters of any requested measure "
-                         f"(their parameters: {sorted(known) or 'none'}).")
-    return specs, {spec.key: {o: v for o, v in options.items() if o in allowed[spec.key]} for spec in specs}
-
-
-def evaluate_run(run: Run, measures, *, on_undefined: str = "warn", **options) -> dict[str, float]:
+def evaluate_run(run: Run, *, measures, options=None, on_undefined: str = "warn", **keywords) -> dict[str, float]:
     """Like :func:`evaluate`, on an already validated :class:`~recfair.run.Run`.
 
     Examples
     --------
     >>> from recfair.run import Run
     >>> run = Run([[0, 1], [1, 2]], 4, relevant=[[1], [3]])
-    >>> evaluate_run(run, ["HR", "Jain_ori"])
+    >>> evaluate_run(run, measures=["HR", "Jain_ori"])
     {'HR': 0.5, 'Jain_ori': 0.6666666666666666}
     """
-    specs, per_spec = _dispatch(measures, options, on_undefined)
-    check_needs(run, specs)
-    return {spec.key: float(spec.compute(run, on_undefined=on_undefined, **per_spec[spec.key])) for spec in specs}
+    return run_plan(run, plan(measures, options=options, keywords=keywords, on_undefined=on_undefined, run=run))
+
+
+def run_plan(run: Run, the_plan: Plan, **extra) -> dict[str, float]:
+    """The one engine path on an in-memory run: each record's computation on the whole run (one block).
+
+    ``extra`` (e.g. ``client=``) goes to the measures whose computation accepts it.
+    """
+    out = {}
+    for spec, opts in the_plan:
+        more = {name: value for name, value in extra.items() if _accepts(spec.compute, name)}
+        out[spec.key] = float(spec.compute(run, on_undefined=the_plan.on_undefined, **opts, **more))
+    return out
+
+
+def _accepts(func, name: str) -> bool:
+    return func is not None and name in inspect.signature(func).parameters
 
 
 def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None, scores=None, ranking=None,
              history=None, rounds=None, item_features=None, user_attributes=None, on_undefined="warn", client=None,
-             **options) -> dict[str, float]:
+             item_groups=None, options=None, **keywords) -> dict[str, float]:
     """Compute the named measures on one run; returns ``{name: score}`` in the order asked.
 
     Parameters
@@ -96,7 +55,8 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
     n_items : int
         Catalogue size (every item of the dataset).
     measures : str or list of str
-        Canonical names from :data:`recfair.REGISTRY`, e.g. ``["NDCG", "Jain_our"]``.
+        Canonical names from :data:`recfair.REGISTRY` (``["NDCG", "Jain_our"]``), families
+        (``"relevance"``) or parts (``"I"``, ``"Part II"``); keyword-only in every entry point.
     k : int, optional
         Cut-off; defaults to the width of ``top_k``.
     relevant : sequences of int or scipy.sparse (n_users, n_items) 0/1, optional
@@ -120,11 +80,17 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
         One row per user: sensitive attributes, for the user-group measures.
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         What an undefined measure gives: NaN with a warning, NaN, or an error.
+    item_groups : array-like, shape (n_items,), optional
+        One group label per item (``None``: no group), for Part VI's item-group measures
+        (:mod:`recfair.field`).
     client : dask.distributed.Client, optional
         Compute on this Dask cluster (:mod:`recfair.scale`): the linear measures over partitions
         of users, merged exactly; the pairwise ones pass it to their measure functions.
-    **options
-        Measure parameters (e.g. ``gamma``); each must belong to a requested measure.
+    options : dict of str to dict, optional
+        Per-measure options, ``{"SD_ind": {"base": "P"}, "VoCD": {"alpha": 0.3}}`` (see :func:`plan`).
+    **keywords
+        Plain options (e.g. ``gamma=0.5``), given to every requested measure that takes them; each
+        must belong to a requested measure and mean one thing for all of them.
 
     ``top_k`` may also be a long run larger than memory (a parquet path or a Dask DataFrame
     with columns ``user, item, rank``; ``relevant``/``history`` then long frames ``user, item``),
@@ -142,24 +108,30 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
     """
     from .scale import cluster as scale                  # client= and out-of-memory runs
     if client is not None or scale.wants(top_k, scores):
+        if item_groups is not None:
+            raise ValueError("item_groups= is not supported with client= or a streamed run yet: evaluate Part VI's "
+                             "item-group measures on a run in memory.")
         return scale.evaluate(top_k, n_items=n_items, measures=measures, k=k, relevant=relevant, relevance=relevance,
                               scores=scores, ranking=ranking, history=history, rounds=rounds,
                               item_features=item_features, user_attributes=user_attributes,
-                              on_undefined=on_undefined, client=client, **options)
+                              on_undefined=on_undefined, client=client, options=options, **keywords)
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
-              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
-    return evaluate_run(run, measures, on_undefined=on_undefined, **options)
+              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features,
+              item_groups=item_groups)
+    return evaluate_run(run, measures=measures, options=options, on_undefined=on_undefined, **keywords)
 
 
 def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=None, relevance=None, scores=None,
                       ranking=None, history=None, rounds=None, item_features=None, user_attributes=None,
-                      on_undefined="warn", client=None, **options) -> pd.DataFrame:
+                      on_undefined="warn", client=None, item_groups=None, options=None, **keywords) -> pd.DataFrame:
     """Per-user values of measures that score each user (the relevance measures; IAA, IFD, II-F).
 
     Parameters
     ----------
     top_k, n_items, measures, k, relevant, relevance, scores, ranking, history, rounds, item_features, user_attributes
         As in :func:`evaluate`.
+    item_groups : array-like, shape (n_items,), optional
+        As in :func:`evaluate` (not with ``client=``).
     users : array-like, optional
         Labels of the rows (default ``0..m-1``).
     on_undefined : {"warn", "nan", "raise"}, default="warn"
@@ -170,8 +142,8 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
         is silent.
     client : dask.distributed.Client, optional
         Compute the users' partitions as tasks on this Dask cluster.
-    **options
-        Measure parameters (e.g. ``gamma``); each must belong to a requested measure.
+    options, **keywords
+        As in :func:`evaluate`.
 
     Returns
     -------
@@ -189,29 +161,30 @@ def evaluate_per_user(top_k, *, n_items, measures, users=None, k=None, relevant=
     """
     if client is not None:                                      # partitions of users on a Dask cluster
         from .scale import cluster as scale
+        if item_groups is not None:
+            raise ValueError("item_groups= is not supported with client= yet.")
         return scale.evaluate_per_user(evaluate_per_user, top_k, n_items=n_items, measures=measures, users=users,
                                        k=k, relevant=relevant, relevance=relevance, scores=scores, ranking=ranking,
                                        history=history, rounds=rounds, item_features=item_features,
                                        user_attributes=user_attributes, on_undefined=on_undefined, client=client,
-                                       **options)
-    specs, per_spec = _dispatch(measures, options, on_undefined, able=lambda s: s.per_user is not None,
-                                unable="have no per-user values (they score the run as a whole).")
+                                       options=options, **keywords)
+    the_plan = plan(measures, options=options, keywords=keywords, on_undefined=on_undefined,
+                    able=lambda s: s.per_user is not None,
+                    unable="have no per-user values (they score the run as a whole).")
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
-              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
-    check_needs(run, specs)
+              relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features,
+              item_groups=item_groups)
+    check_needs(run, the_plan.specs)
     index = pd.RangeIndex(run.n_users, name="user") if users is None else pd.Index(np.asarray(users), name="user")
     if len(index) != run.n_users:
         raise ValueError(f"users has {len(index)} entries but the run has {run.n_users} users.")
-    frame = pd.DataFrame({s.key: s.per_user(run, **per_spec[s.key]) for s in specs}, index=index)
-    for name in frame.columns:
-        n_undefined = int(frame[name].isna().sum())
-        if n_undefined and on_undefined != "nan":
-            undefined(name, f"{n_undefined} of {run.n_users} users have no defined value (NaN)", on_undefined)
+    frame = pd.DataFrame({s.key: s.per_user(run, **opts) for s, opts in the_plan}, index=index)
+    warn_undefined_users(frame, run.n_users, on_undefined)
     return frame
 
 
-def evaluate_effectiveness(effectiveness, measures, *, similarity=None, groups=None, on_undefined: str = "warn",
-                           client=None, **options) -> dict[str, float]:
+def evaluate_effectiveness(effectiveness, *, measures, similarity=None, groups=None, on_undefined: str = "warn",
+                           client=None, options=None, **keywords) -> dict[str, float]:
     """Compute user-fairness measures from per-user effectiveness values alone; returns ``{name: value}``.
 
     Researchers often have only each user's effectiveness (e.g. NDCG@10 per user), not the
@@ -235,7 +208,9 @@ def evaluate_effectiveness(effectiveness, measures, *, similarity=None, groups=N
         sensitive attribute (the groups are the non-empty intersections of all its columns).
     on_undefined : {"warn", "nan", "raise"}, default="warn"
         What an undefined measure gives: NaN with a warning, NaN, or an error.
-    **options
+    options : dict of str to dict, optional
+        Per-measure options, as in :func:`evaluate`.
+    **keywords
         Parameters of the requested measures (PUF: ``normalization``, ``minmax``,
         ``block_size``; Atkinson: ``epsilon``; GCE: ``beta``, ``lam``, ``c``; Min: ``q``); an
         option no requested measure takes is a ``ValueError``, as in :func:`evaluate`.
@@ -249,23 +224,19 @@ def evaluate_effectiveness(effectiveness, measures, *, similarity=None, groups=N
     Examples
     --------
     >>> sim = [[1, .5, 0], [.5, 1, 1], [0, 1, 1]]
-    >>> out = evaluate_effectiveness([0.2, 0.6, 0.6], ["PUF", "SD_ind"], similarity=sim)
+    >>> out = evaluate_effectiveness([0.2, 0.6, 0.6], measures=["PUF", "SD_ind"], similarity=sim)
     >>> {name: round(value, 4) for name, value in out.items()}
     {'PUF': 0.0667, 'SD_ind': 0.1886}
-    >>> out = evaluate_effectiveness([0.2, 0.6, 0.6], ["Range_group", "Atk_ind"], groups=["f", "f", "m"])
+    >>> out = evaluate_effectiveness([0.2, 0.6, 0.6], measures=["Range_group", "Atk_ind"], groups=["f", "f", "m"])
     >>> {name: round(value, 4) for name, value in out.items()}
     {'Range_group': 0.2, 'Atk_ind': 0.051}
     """
     if client is not None:                                      # pairwise measures' blocks on a Dask cluster
         from .scale import cluster as scale
-        return scale.evaluate_effectiveness(evaluate_effectiveness, effectiveness, measures, similarity=similarity,
-                                            groups=groups, on_undefined=on_undefined, client=client, **options)
-    able = ", ".join(s.key for s in ALL_MEASURES if s.from_effectiveness is not None)
-    specs, per_spec = _dispatch(
-        measures, options, on_undefined, able=lambda s: s.from_effectiveness is not None,
-        unable=f"cannot be computed from per-user effectiveness alone (they need the lists: use recfair.evaluate); "
-               f"measures that can: {able}.",
-        options_of=_effectiveness_options)
+        return scale.evaluate_effectiveness(evaluate_effectiveness, effectiveness, measures=measures, similarity=similarity,
+                                            groups=groups, on_undefined=on_undefined, client=client,
+                                            options=options, **keywords)
+    the_plan = effectiveness_plan(measures, options=options, keywords=keywords, on_undefined=on_undefined)
     return {spec.key: float(spec.from_effectiveness(effectiveness, similarity=similarity, groups=groups,
-                                                    on_undefined=on_undefined, **per_spec[spec.key]))
-            for spec in specs}
+                                                    on_undefined=on_undefined, **opts))
+            for spec, opts in the_plan}

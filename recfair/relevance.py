@@ -21,7 +21,7 @@ import numpy as np
 from ._validation import check_on_undefined, undefined
 from .examination import dcg
 from .run import Run
-from .spec import MeasureSpec
+from .spec import Computation, MeasureSpec, mean_state
 
 __all__ = ["hit_rate", "mrr", "precision", "recall", "average_precision", "ndcg", "per_user_from_hits",
            "per_user_effectiveness", "BASES"]
@@ -312,8 +312,20 @@ _RELEVANCE_REF = "Thesis Ch. 2 §5 and RecBole's definitions (Zhao et al. 2021);
 _NO_REL = "a user with no relevant item (0/0): NaN per user, so the mean follows on_undefined"
 
 
+def _relevance_computation(name, kernel) -> Computation:
+    def partial(run, *, weights=None):
+        return mean_state(kernel(run), weights=weights)
+
+    def finish(state, *, on_undefined="warn"):
+        return mean_from_sum(name, state["sum"].value, n_users=state["users"],
+                             n_undefined=state["users"] - state["defined"], on_undefined=on_undefined)
+
+    return Computation("per_user", partial=partial, finish=finish, cost="O(mk)", state="a sum, 2 counts")
+
+
 def _relevance(key, label, symbol, formula, kernel, func, description, undefined="a run with no users"):
     return MeasureSpec(
+        computation=_relevance_computation(key, kernel),
         key=key, label=label, symbol=symbol, formula=formula, family="relevance", paper=1,
         version="single", higher_is_better=True, range=(0.0, 1.0), needs=("top_k", "relevant"),
         compute=_relevance_compute(key, kernel), per_user=kernel, func=func,
@@ -379,3 +391,44 @@ def per_user_effectiveness(run: Run, *, base: str = "NDCG") -> np.ndarray:
     if not isinstance(base, str) or base not in BASES:
         raise ValueError(f"base must be a per-user relevance measure ({', '.join(BASES)}); got {base!r}.")
     return np.asarray(BASES[base](run), dtype=np.float64)
+
+
+def effectiveness_computation(key: str, hook, *, grouped: bool, whole: bool) -> Computation:
+    """How a measure of per-user effectiveness S(u) is computed in blocks: gather S(u) (and the attribute rows
+    when ``grouped``), then apply ``hook`` (the record's ``from_effectiveness``) to all of it.
+
+    ``whole``: a user with an undefined S(u) makes the measure undefined before ``hook`` sees it
+    (Part V), else ``hook`` decides.
+    """
+    def partial(run, *, weights=None, base="NDCG", attributes=None):
+        if weights is not None:
+            raise ValueError(f"{key} gathers each user's effectiveness; user weights are not supported.")
+        state = {"values": [per_user_effectiveness(run, base=base)]}
+        if grouped:
+            import pandas as pd
+
+            frame = run.user_attributes
+            state["attributes"] = [frame if isinstance(frame, pd.DataFrame) else pd.DataFrame(frame)]
+        return state
+
+    def finish(state, *, on_undefined="warn", base="NDCG", attributes=None, **options):
+        scores = np.concatenate(state["values"]) if state["values"] else np.zeros(0)
+        if whole and np.isnan(scores).any():
+            return undefined(key, f"{int(np.isnan(scores).sum())} user(s) have an undefined {base} "
+                             "(no relevant item)", on_undefined)
+        if not grouped:
+            return hook(scores, on_undefined=on_undefined, **options)
+        import pandas as pd
+
+        frame = pd.concat(state["attributes"], ignore_index=True) if state["attributes"] else pd.DataFrame()
+        if attributes is not None:
+            columns = [attributes] if isinstance(attributes, str) else list(attributes)
+            missing = [c for c in columns if c not in frame.columns]
+            if missing or not columns:
+                raise ValueError(f"attributes must name columns of user_attributes {list(frame.columns)}; "
+                                 f"got {attributes!r}.")
+            frame = frame[columns]
+        return hook(scores, groups=frame, on_undefined=on_undefined, **options)
+
+    return Computation("per_user", partial=partial, finish=finish, cost="O(mk)",
+                       state="S(u)" + (", groups" if grouped else ""))

@@ -17,6 +17,7 @@ import scipy.sparse as sp
 from ._validation import (
     check_full_ranking,
     check_item_features,
+    check_item_groups,
     check_item_sets,
     check_positive_int,
     check_relevance,
@@ -29,7 +30,8 @@ from .ranking import mask_history, top_k_from_scores
 __all__ = ["Run", "INPUTS"]
 
 #: Names of the inputs a measure can need (the registry's ``needs`` field uses these).
-INPUTS = ("top_k", "relevant", "ranking", "scores", "history", "user_attributes", "item_features", "rounds")
+INPUTS = ("top_k", "relevant", "ranking", "scores", "history", "user_attributes", "item_features", "rounds",
+          "item_groups")
 
 
 class Run:
@@ -62,7 +64,11 @@ class Run:
     user_attributes : pandas.DataFrame or mapping, optional
         One row per user (sensitive attributes for user-group measures).
     item_features : array-like, shape (n_items, d), optional
-        Item representations (e.g. for VoCD).
+        Item representations (e.g. for VoCD; the items' genres for C_KL).
+    item_groups : array-like, shape (n_items,), optional
+        One group label per item (a provider, a genre, head or tail; ``None``/NaN: no group), for
+        Part VI's item-group measures. Kept as integer codes (``-1``: no group) in
+        ``item_groups`` and the sorted labels in ``item_group_labels``.
 
     Examples
     --------
@@ -72,7 +78,8 @@ class Run:
     """
 
     def __init__(self, top_k, n_items, *, k=None, relevant=None, scores=None, ranking=None,
-                 history=None, rounds=None, user_attributes=None, item_features=None, relevance=None):
+                 history=None, rounds=None, user_attributes=None, item_features=None, relevance=None,
+                 item_groups=None):
         self.n_items = check_positive_int(n_items, "n_items")
         if scores is not None and ranking is not None:
             raise ValueError("give either scores or ranking, not both.")
@@ -136,6 +143,8 @@ class Run:
         if user_attributes is not None and len(user_attributes) != self.n_users:
             raise ValueError(f"user_attributes has {len(user_attributes)} rows but top_k has {self.n_users} users.")
         self.item_features = check_item_features(item_features, self.n_items)
+        checked = check_item_groups(item_groups, self.n_items)
+        self.item_groups, self.item_group_labels = (None, None) if checked is None else checked
 
     def __repr__(self) -> str:
         extra = [name for name in ("relevant", "scores", "history", "rounds") if getattr(self, name) is not None]

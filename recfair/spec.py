@@ -8,10 +8,15 @@ can use it without depending on the registry.
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Callable
 
-__all__ = ["Bounds", "Extremes", "MeasureSpec"]
+import numpy as np
+
+__all__ = ["Bounds", "Computation", "ExactSum", "Extremes", "MeasureSpec", "mean_state"]
+
+COMPUTATION_KINDS = ("per_user", "item_sums", "pairs", "run")
 
 
 @dataclass(frozen=True)
@@ -46,6 +51,140 @@ class Bounds:
 
     def __len__(self) -> int:
         return 2
+
+
+@dataclass(frozen=True)
+class Computation:
+    """How a measure is computed: the one description every engine consumes.
+
+    ``evaluate`` is the one-block case (``partial`` on the whole run, then ``finish``); the
+    :class:`~recfair.scale.blocks.Accumulator` calls ``partial`` per block of users and merges the
+    states; ``compare``'s resampling passes user ``weights`` (multiplicities) to ``partial``; the
+    Dask path maps ``partial`` over partitions and merges. No engine names a measure: everything
+    measure-specific is here.
+
+    Attributes
+    ----------
+    kind : ``"per_user"`` (a mean of per-user values; ``partial`` returns ``{"values": ...}``
+        or, when absent, the engine uses the record's ``per_user``; NaN = undefined user),
+        ``"item_sums"`` (sums over users of fixed-size arrays: blocks add up), ``"pairs"``
+        (needs every pair of users: the record's ``compute``) or ``"run"`` (needs the whole run
+        at once: the record's ``compute``).
+    partial : ``partial(run, *, weights=None, context=None, **options) -> dict`` of arrays/floats,
+        the state of one block of users (``weights``: one non-negative weight per user of the
+        block, None = all 1).
+    finish : ``finish(state, *, on_undefined="warn", **options) -> float``.
+    merge : ``merge(a, b) -> state``; None adds matching entries, except entries whose name
+        starts with ``_`` (facts of the run such as ``_n_items``), which are carried from ``a``.
+    context : ``context(run, **options) -> dict``: whole-run facts a block needs (computed once,
+        passed to ``partial`` as ``context=``).
+    cost : time order for m users, n items, k (for ``costs()`` and the scale appendix).
+    state : what a block keeps, in words.
+
+    Examples
+    --------
+    >>> Computation("run", cost="O(n^2)").kind
+    'run'
+    >>> Computation("blocks")
+    Traceback (most recent call last):
+    ...
+    ValueError: Computation.kind must be one of per_user, item_sums, pairs, run; got 'blocks'
+    """
+
+    kind: str
+    partial: Callable | None = None
+    finish: Callable | None = None
+    merge: Callable | None = None
+    context: Callable | None = None
+    cost: str = "O(mk)"
+    state: str = ""
+
+    def __post_init__(self):
+        if self.kind not in COMPUTATION_KINDS:
+            raise ValueError(
+                f"Computation.kind must be one of {', '.join(COMPUTATION_KINDS)}; got {self.kind!r}"
+            )
+        if self.kind == "item_sums" and (self.partial is None or self.finish is None):
+            raise ValueError("an 'item_sums' Computation needs partial and finish")
+
+    @property
+    def blockwise(self) -> bool:
+        """Whether blocks of users can be computed apart and merged (per_user, item_sums, with no whole-run
+        ``context`` such as item popularity from every user's history)."""
+        return self.kind in ("per_user", "item_sums") and self.context is None
+
+    def merge_states(self, a: dict, b: dict) -> dict:
+        """Merge two block states (the record's ``merge``, or matching entries added)."""
+        if self.merge is not None:
+            return self.merge(a, b)
+        return {key: a[key] if key.startswith("_") else a[key] + b[key] for key in a}
+
+    def options_for_partial(self, options: dict) -> dict:
+        """The options ``partial`` takes (all of them when it takes ``**options``)."""
+        import inspect
+
+        params = inspect.signature(self.partial).parameters
+        if any(p.kind is p.VAR_KEYWORD for p in params.values()):
+            return dict(options)
+        return {name: value for name, value in options.items() if name in params}
+
+
+class ExactSum:
+    """A float sum kept exactly (:func:`math.fsum` with its rounding error carried), so that blocks add up
+    to the same value however the users are split.
+
+    >>> a, b = ExactSum(), ExactSum()
+    >>> a.add([0.1, 0.2]); b.add([0.3])
+    >>> (a + b).value == math.fsum([0.1, 0.2, 0.3])
+    True
+    """
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *, parts=()):
+        self.parts = list(parts)
+
+    def add(self, values) -> None:
+        values = np.asarray(values, dtype=np.float64).ravel()
+        if values.size:
+            total = math.fsum(values)
+            self.parts += [total, math.fsum(np.append(values, -total))]   # exact sum = total + error, to ~1e-32
+            if len(self.parts) > 64:
+                self._compact()
+
+    def _compact(self) -> None:
+        total = math.fsum(self.parts)
+        self.parts = [total, math.fsum(self.parts + [-total])]
+
+    def __add__(self, other: "ExactSum") -> "ExactSum":
+        out = ExactSum(parts=self.parts + other.parts)
+        out._compact()
+        return out
+
+    @property
+    def value(self) -> float:
+        return math.fsum(self.parts)
+
+
+def mean_state(values, *, weights=None) -> dict:
+    """The block state of a mean of per-user values (NaN = undefined user): exact sum, defined and all users.
+
+    ``weights`` (one non-negative weight per user, None = all 1) count each user that many times.
+
+    >>> state = mean_state([0.5, float("nan"), 1.0])
+    >>> state["sum"].value, state["defined"], state["users"]
+    (1.5, 2, 3)
+    """
+    values = np.asarray(values, dtype=np.float64)
+    keep = ~np.isnan(values)
+    total = ExactSum()
+    if weights is None:
+        total.add(values[keep])
+        return {"sum": total, "defined": int(keep.sum()), "users": int(values.size)}
+    weights = np.asarray(weights, dtype=np.float64)
+    total.add(values[keep] * weights[keep])
+    return {"sum": total, "defined": float(weights[keep].sum()), "users": float(weights.sum())}
+
 
 
 @dataclass(frozen=True)
@@ -84,6 +223,8 @@ class MeasureSpec:
         (Part IV's PUF, SD_ind, Gini_ind; Part V's measures). A hook that compares users by
         similarity takes ``similarity=`` (a users x users matrix), one that compares groups
         ``groups=``; ``options`` on the hook (a tuple of names) lists its other keyword options.
+    computation : :class:`Computation`: how the measure is computed (per user, per-item sums,
+        pairs, whole run), consumed by every engine.
 
     Examples
     --------
@@ -116,6 +257,7 @@ class MeasureSpec:
     guidelines: tuple[str, ...] | None = None
     graded: bool = False
     from_effectiveness: Callable | None = None
+    computation: Computation | None = None
 
     @property
     def direction(self) -> str:

@@ -1476,3 +1476,256 @@ def shown_dpfr(rel_score, fair_score, points, alpha=0.5):
         lengths.append(lengths[-1] + math.dist(a, b))
     t = min(range(len(points)), key=lambda j: abs(lengths[j] - alpha * lengths[-1]))
     return math.dist((rel_score, fair_score), points[t])
+
+
+# ---- Part VI (recfair.field): a case adds ``ig`` (each item's group label), ``ug`` (each user's group
+# label) and ``features`` (items x genres, every item with a genre).
+
+def _phi(case):
+    """phi(i): the number of users with item i in their history."""
+    return [sum(1 for h in case["hist"] if i in h) for i in range(case["n"])]
+
+
+def _head(case):
+    """The most popular items, ties by index, taken until they hold 80 % of the history."""
+    phi = _phi(case)
+    order = sorted(range(case["n"]), key=lambda i: (-phi[i], i))
+    head, covered = set(), 0
+    for i in order:
+        if covered >= 0.8 * sum(phi):
+            break
+        head.add(i)
+        covered += phi[i]
+    return head
+
+
+def _item_sets(case):
+    return [{i for i in range(case["n"]) if case["ig"][i] == label} for label in sorted(set(case["ig"]))]
+
+
+def _rate(case, group, *, relevant):
+    if relevant:
+        num = sum(len(set(case["top"][u]) & group & set(case["rel"][u])) for u in range(case["m"]))
+        den = sum(len(group & set(case["rel"][u])) for u in range(case["m"]))
+    else:
+        num = sum(len(set(case["top"][u]) & group) for u in range(case["m"]))
+        den = sum(len(group - set(case["hist"][u])) for u in range(case["m"]))
+    return num / den
+
+
+def _cv(values):
+    mean = sum(values) / len(values)
+    return math.sqrt(sum((v - mean) ** 2 for v in values) / len(values)) / mean
+
+
+def _ndcg_user(case, u):
+    rel = set(case["rel"][u])
+    dcg = sum(1 / math.log2(j + 2) for j, i in enumerate(case["top"][u]) if i in rel)
+    ideal = sum(1 / math.log2(j + 2) for j in range(min(len(rel), case["k"])))
+    return dcg / ideal
+
+
+def _eps(case, u, gamma):
+    return [sum(gamma ** j for j, i in enumerate(case["top"][u]) if i in g) for g in _item_sets(case)]
+
+
+def _eps_star(case, u, gamma):
+    rel, hist, n, k = set(case["rel"][u]), set(case["hist"][u]), case["n"], case["k"]
+    top = sum(gamma ** (j - 1) for j in range(1, min(len(rel), k) + 1)) / len(rel)
+    rest = sum(gamma ** (j - 1) for j in range(len(rel) + 1, k + 1)) / (n - len(rel) - len(hist))
+    return [sum(top if i in rel else (0.0 if i in hist else rest) for i in g) for g in _item_sets(case)]
+
+
+@displayed('ARP', '\\mathrm{ARP} = \\frac{1}{m} \\sum_u \\frac{1}{k} \\sum_{i \\in L_u} \\phi(i),\\quad \\phi(i) '
+                '= |\\{u : i \\in H_u\\}|')
+def shown_arp(case):
+    phi = _phi(case)
+    return sum(sum(phi[i] for i in case["top"][u]) / case["k"] for u in range(case["m"])) / case["m"]
+
+
+@displayed('APLT', '\\mathrm{APLT} = \\frac{1}{m} \\sum_u \\frac{|L_u \\setminus \\Phi|}{k},\\quad \\Phi = \\text{the '
+                'most popular items (ties by index) until } \\textstyle\\sum_{i \\in \\Phi} \\phi(i) \\ge '
+                '0.8 \\sum_i \\phi(i)')
+def shown_aplt(case):
+    head = _head(case)
+    return sum(len(set(case["top"][u]) - head) / case["k"] for u in range(case["m"])) / case["m"]
+
+
+@displayed('ACLT', '\\mathrm{ACLT} = \\frac{1}{m} \\sum_u |L_u \\setminus \\Phi|,\\quad \\Phi = \\text{the most '
+                'popular items (ties by index) until } \\textstyle\\sum_{i \\in \\Phi} \\phi(i) \\ge 0.8 '
+                '\\sum_i \\phi(i)')
+def shown_aclt(case):
+    head = _head(case)
+    return sum(len(set(case["top"][u]) - head) for u in range(case["m"])) / case["m"]
+
+
+@displayed('PopRSP', '\\mathrm{PopRSP} = \\frac{\\operatorname{std}(P_\\Phi, P_{\\sim\\Phi})}{\\operatorname{mean}(P_\\Phi, '
+                'P_{\\sim\\Phi})},\\ P_G = \\frac{\\sum_u |L_u \\cap G|}{\\sum_u |G \\setminus H_u|}')
+def shown_pop_rsp(case):
+    head = _head(case)
+    return _cv([_rate(case, g, relevant=False) for g in (head, set(range(case["n"])) - head)])
+
+
+@displayed('PopREO', '\\mathrm{PopREO} = \\frac{\\operatorname{std}(P_\\Phi, P_{\\sim\\Phi})}{\\operatorname{mean}(P_\\Phi, '
+                'P_{\\sim\\Phi})},\\ P_G = \\frac{\\sum_u |L_u \\cap G \\cap R_u|}{\\sum_u |G \\cap R_u|}')
+def shown_pop_reo(case):
+    head = _head(case)
+    return _cv([_rate(case, g, relevant=True) for g in (head, set(range(case["n"])) - head)])
+
+
+@displayed('RSP', '\\mathrm{RSP} = \\frac{\\operatorname{std}_g P_g}{\\operatorname{mean}_g P_g},\\ P_g '
+                '= \\frac{\\sum_u |L_u \\cap G_g|}{\\sum_u |G_g \\setminus H_u|}')
+def shown_rsp(case):
+    return _cv([_rate(case, g, relevant=False) for g in _item_sets(case)])
+
+
+@displayed('REO', '\\mathrm{REO} = \\frac{\\operatorname{std}_g P_g}{\\operatorname{mean}_g P_g},\\ P_g '
+                '= \\frac{\\sum_u |L_u \\cap G_g \\cap R_u|}{\\sum_u |G_g \\cap R_u|}')
+def shown_reo(case):
+    return _cv([_rate(case, g, relevant=True) for g in _item_sets(case)])
+
+
+@displayed('BD', '\\mathrm{BD} = \\operatorname{mean}_{(V, g) : B_H(V, g) > 0} \\Bigl|\\frac{B_L(V, g) '
+                '- B_H(V, g)}{B_H(V, g)}\\Bigr|,\\ B_X(V, g) = \\frac{\\sum_{u \\in V} |X_u \\cap G_g| '
+                '/ \\sum_{u \\in V} |X_u|}{|G_g| / n}')
+def shown_bd(case):
+    n, out = case["n"], []
+    for v in sorted(set(case["ug"])):
+        users = [u for u in range(case["m"]) if case["ug"][u] == v]
+        for g in _item_sets(case):
+            def bias(lists):
+                share = sum(len(set(lists[u]) & g) for u in users) / sum(len(lists[u]) for u in users)
+                return share / (len(g) / n)
+            b_h, b_l = bias(case["hist"]), bias(case["top"])
+            if b_h > 0:
+                out.append(abs((b_l - b_h) / b_h))
+    return sum(out) / len(out)
+
+
+@displayed('ItemMAD', '\\mathrm{ItemMAD} = \\binom{N}{2}^{-1} \\sum_{g < h} |A_g - A_h|,\\ A_g = \\operatorname{mean}_{i '
+                '\\in G_g,\\, c_i > 0} \\frac{\\sum_{u : i \\in L_u} (2^{r_{u,i}} - 1)}{c_i}')
+def shown_item_mad(case):
+    a = []
+    for g in _item_sets(case):
+        means = []
+        for i in sorted(g):
+            shown = [u for u in range(case["m"]) if i in case["top"][u]]
+            if shown:
+                means.append(sum(2 ** (1 if i in case["rel"][u] else 0) - 1 for u in shown) / len(shown))
+        a.append(sum(means) / len(means))
+    pairs = [abs(x - y) for j, x in enumerate(a) for y in a[j + 1:]]
+    return sum(pairs) / math.comb(len(a), 2)
+
+
+@displayed('UserMAD', '\\mathrm{UserMAD} = \\binom{N}{2}^{-1} \\sum_{g < h} |\\bar S_g - \\bar S_h|,\\ \\bar S_g '
+                '= \\operatorname{mean}_{u \\in V_g} \\mathrm{NDCG}(u)')
+def shown_user_mad(case):
+    s = [_ndcg_user(case, u) for u in range(case["m"])]
+    means = []
+    for v in sorted(set(case["ug"])):
+        vals = [s[u] for u in range(case["m"]) if case["ug"][u] == v]
+        means.append(sum(vals) / len(vals))
+    pairs = [abs(x - y) for j, x in enumerate(means) for y in means[j + 1:]]
+    return sum(pairs) / math.comb(len(means), 2)
+
+
+@displayed('NDKL', '\\mathrm{NDKL} = \\frac{1}{m} \\sum_u \\frac{1}{Z} \\sum_{i=1}^{k} \\frac{\\mathrm{KL}(D_{u,i} '
+                '\\,\\|\\, p^*)}{\\log_2(i+1)},\\ Z = \\sum_{i=1}^{k} \\frac{1}{\\log_2(i+1)},\\ p^*_g = \\frac{|G_g|}{n}')
+def shown_ndkl(case):
+    sets, n, k = _item_sets(case), case["n"], case["k"]
+    p_star = [len(g) / n for g in sets]
+    z = sum(1 / math.log2(i + 1) for i in range(1, k + 1))
+    total = 0.0
+    for u in range(case["m"]):
+        acc = 0.0
+        for i in range(1, k + 1):
+            d = [sum(1 for item in case["top"][u][:i] if item in g) / i for g in sets]
+            acc += sum(a * math.log(a / b) for a, b in zip(d, p_star) if a > 0) / math.log2(i + 1)
+        total += acc / z
+    return total / case["m"]
+
+
+@displayed('ExpRatio', '\\mathrm{ExpRatio} = \\frac{\\min_g E_g}{\\max_g E_g},\\ E_g = \\frac{1}{|G_g|} \\sum_u '
+                '\\sum_{j=1}^{k} \\frac{[L_u(j) \\in G_g]}{\\log_2(j+1)}')
+def shown_exp_ratio(case):
+    e = [sum(1 / math.log2(j + 2) for u in range(case["m"]) for j, i in enumerate(case["top"][u]) if i in g) / len(g)
+         for g in _item_sets(case)]
+    return min(e) / max(e)
+
+
+@displayed('MMF', '\\mathrm{MMF} = \\frac{\\sum_{g \\le \\lfloor N/2 \\rfloor} U_{(g)}}{\\sum_g U_g},\\ U_g '
+                '= \\sum_u \\sum_{j=1}^{k} \\frac{[L_u(j) \\in G_g]}{\\log_2(j+1)}')
+def shown_mmf(case):
+    u_g = sorted(sum(1 / math.log2(j + 2) for u in range(case["m"]) for j, i in enumerate(case["top"][u]) if i in g)
+                 for g in _item_sets(case))
+    return sum(u_g[:len(u_g) // 2]) / sum(u_g)
+
+
+@displayed('UGF', '\\mathrm{UGF} = \\bigl|\\operatorname{mean}_{u \\in A} \\mathrm{NDCG}(u) - \\operatorname{mean}_{u '
+                '\\notin A} \\mathrm{NDCG}(u)\\bigr|,\\ A = \\text{the } \\lceil 0.05\\, m \\rceil \\text{ '
+                'users with most history items}')
+def shown_ugf(case):
+    m = case["m"]
+    order = sorted(range(m), key=lambda u: (-len(case["hist"][u]), u))
+    a = set(order[:math.ceil(0.05 * m)])
+    s = [_ndcg_user(case, u) for u in range(m)]
+    inside = [s[u] for u in range(m) if u in a]
+    outside = [s[u] for u in range(m) if u not in a]
+    return abs(sum(inside) / len(inside) - sum(outside) / len(outside))
+
+
+@displayed('C_KL', 'C_{KL} = \\frac{1}{m} \\sum_u \\sum_g p_{u,g} \\ln \\frac{p_{u,g}}{(1-\\alpha)\\, q_{u,g} '
+                '+ \\alpha\\, p_{u,g}},\\ p_{u} = \\operatorname{mean}_{i \\in H_u} \\pi_i,\\ q_{u} = \\operatorname{mean}_{i '
+                '\\in L_u} \\pi_i,\\ \\pi_{i,g} = \\frac{F_{i,g}}{\\sum_h F_{i,h}}')
+def shown_c_kl(case, alpha=0.01):
+    f = case["features"]
+    pi = [[v / sum(row) for v in row] for row in f]
+    total = 0.0
+    for u in range(case["m"]):
+        p = [sum(pi[i][g] for i in case["hist"][u]) / len(case["hist"][u]) for g in range(len(f[0]))]
+        q = [sum(pi[i][g] for i in case["top"][u]) / len(case["top"][u]) for g in range(len(f[0]))]
+        total += sum(a * math.log(a / ((1 - alpha) * b + alpha * a)) for a, b in zip(p, q) if a > 0)
+    return total / case["m"]
+
+
+@displayed('AWRF', '\\mathrm{AWRF} = \\frac{1}{m} \\sum_u \\bigl(1 - \\mathrm{JSD}_2(a_u, p^*)\\bigr),\\ a_{u,g} '
+                '\\propto \\sum_{j=1}^{k} \\frac{[L_u(j) \\in G_g]}{\\log_2(j+1)},\\ p^*_g = \\frac{|G_g|}{n}')
+def shown_awrf(case):
+    sets, n = _item_sets(case), case["n"]
+    p_star = [len(g) / n for g in sets]
+    total = 0.0
+    for u in range(case["m"]):
+        att = [sum(1 / math.log2(j + 2) for j, i in enumerate(case["top"][u]) if i in g) for g in sets]
+        a = [x / sum(att) for x in att]
+        mid = [(x + y) / 2 for x, y in zip(a, p_star)]
+        jsd = (sum(x * math.log2(x / y) for x, y in zip(a, mid) if x > 0)
+               + sum(x * math.log2(x / y) for x, y in zip(p_star, mid) if x > 0)) / 2
+        total += 1 - jsd
+    return total / case["m"]
+
+
+@displayed('EE-L', '\\text{EE-L} = \\frac{1}{m} \\sum_u \\sum_g (\\varepsilon_{u,g} - \\varepsilon^*_{u,g})^2,\\ '
+                '\\varepsilon_{u,g} = \\sum_{j=1}^{k} \\gamma^{j-1} [L_u(j) \\in G_g],\\ \\varepsilon^*_{u,g} '
+                '= \\sum_{i \\in G_g} \\Bigl([i \\in R_u] \\frac{\\sum_{j \\le \\min(|R_u|, k)} \\gamma^{j-1}}{|R_u|} '
+                '+ [i \\notin R_u \\cup H_u] \\frac{\\sum_{|R_u| < j \\le k} \\gamma^{j-1}}{n - |R_u| - '
+                '|H_u|}\\Bigr)')
+def shown_ee_l(case, gamma=0.5):
+    return sum(sum((e - t) ** 2 for e, t in zip(_eps(case, u, gamma), _eps_star(case, u, gamma)))
+               for u in range(case["m"])) / case["m"]
+
+
+@displayed('EE-D', '\\text{EE-D} = \\frac{1}{m} \\sum_u \\sum_g \\varepsilon_{u,g}^2,\\ \\varepsilon_{u,g} '
+                '= \\sum_{j=1}^{k} \\gamma^{j-1} [L_u(j) \\in G_g]')
+def shown_ee_d(case, gamma=0.5):
+    return sum(sum(e ** 2 for e in _eps(case, u, gamma)) for u in range(case["m"])) / case["m"]
+
+
+@displayed('EE-R', '\\text{EE-R} = \\frac{2}{m} \\sum_u \\sum_g \\varepsilon_{u,g}\\, \\varepsilon^*_{u,g},\\ '
+                '\\varepsilon_{u,g} = \\sum_{j=1}^{k} \\gamma^{j-1} [L_u(j) \\in G_g],\\ \\varepsilon^*_{u,g} '
+                '= \\sum_{i \\in G_g} \\Bigl([i \\in R_u] \\frac{\\sum_{j \\le \\min(|R_u|, k)} \\gamma^{j-1}}{|R_u|} '
+                '+ [i \\notin R_u \\cup H_u] \\frac{\\sum_{|R_u| < j \\le k} \\gamma^{j-1}}{n - |R_u| - '
+                '|H_u|}\\Bigr)')
+def shown_ee_r(case, gamma=0.5):
+    return 2 * sum(sum(e * t for e, t in zip(_eps(case, u, gamma), _eps_star(case, u, gamma)))
+                   for u in range(case["m"])) / case["m"]
+

@@ -39,7 +39,8 @@ SYMBOLIC = {"recfair.book.symbolic"}
 #: Modules and packages of the engine layer: they know every part.
 ENGINE = {"recfair.registry", "recfair.engine", "recfair.bounds", "recfair.scale"}
 #: The parts in the book's order; a part may import the public package of an earlier one.
-PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups")
+PART_ORDER = ("recfair.item_exposure", "recfair.joint", "recfair.pareto", "recfair.users", "recfair.groups",
+              "recfair.field")
 #: Packages (and modules) of the services: input/output, analysis of runs, data, recommenders, the book's services.
 SERVICES = {"recfair.io", "recfair.analysis", "recfair.datasets", "recfair.recommenders", "recfair.book",
             "recfair.__main__"}

@@ -42,17 +42,17 @@ FAST = names("relevance") + names("item_exposure") + ["IAA_ori", "IAA_our", "II-
 
 def test_vectorised_resampling_equals_recomputing_each_resample(small, monkeypatch):
     runs, relevant, n, k = small
-    kw = dict(relevant=relevant, n_items=n, k=k, n_resamples=30, seed=11, interval="percentile")
-    fast = rf.compare(runs, FAST, **kw)
+    kw = dict(relevant=relevant, n_items=n, k=k, n_resamples=30, resampling_seed=11, interval="percentile")
+    fast = rf.compare(runs, measures=FAST, **kw)
     monkeypatch.setattr(cmp, "_linear", lambda spec, run, options: None)      # force the generic loop
-    slow = rf.compare(runs, FAST, **kw)
+    slow = rf.compare(runs, measures=FAST, **kw)
     pd.testing.assert_frame_equal(fast.values, slow.values, rtol=1e-9, atol=1e-12)
     pd.testing.assert_frame_equal(fast.tests, slow.tests, rtol=1e-9, atol=1e-12)
 
 
 def test_point_values_equal_evaluate(small):
     runs, relevant, n, k = small
-    report = rf.compare(runs, ["NDCG", "Gini_our", "HD"], relevant=relevant, n_items=n, k=k, n_resamples=20, seed=0)
+    report = rf.compare(runs, measures=["NDCG", "Gini_our", "HD"], relevant=relevant, n_items=n, k=k, n_resamples=20, resampling_seed=0)
     for name, top in runs.items():
         want = rf.evaluate(top, n_items=n, measures=["NDCG", "Gini_our", "HD"], relevant=relevant)
         got = report.values[report.values["run"] == name].set_index("measure")["value"].to_dict()
@@ -67,7 +67,7 @@ def test_same_generator_runs_are_declared_different_at_the_nominal_rate():
     rejected = {"Gini_ori": 0, "HR": 0}
     for s in range(pairs):
         runs = {"x": _gen(rng, m, n, k), "y": _gen(rng, m, n, k)}
-        report = rf.compare(runs, list(rejected), relevant=relevant, n_items=n, k=k, n_resamples=99, seed=s,
+        report = rf.compare(runs, measures=list(rejected), relevant=relevant, n_items=n, k=k, n_resamples=99, resampling_seed=s,
                             correction="none")
         for _, row in report.tests.iterrows():
             rejected[row["measure"]] += row["p_value"] <= 0.05
@@ -81,8 +81,8 @@ def test_clearly_different_runs_are_detected():
     m, n, k = 200, 40, 5
     relevant = [rng.choice(10, 3, replace=False) for _ in range(m)]          # popular items are relevant
     runs = {"popular": _gen(rng, m, n, k, 2.0), "uniform": _gen(rng, m, n, k, 0.0)}
-    report = rf.compare(runs, ["NDCG", "Gini_our", "Jain_our"], relevant=relevant, n_items=n, k=k,
-                        n_resamples=199, seed=1)
+    report = rf.compare(runs, measures=["NDCG", "Gini_our", "Jain_our"], relevant=relevant, n_items=n, k=k,
+                        n_resamples=199, resampling_seed=1)
     assert (report.tests["p_adjusted"] < 0.02).all()
     assert report.best().to_dict() == {"NDCG": "popular", "Gini_our": "uniform", "Jain_our": "uniform"}
 
@@ -95,7 +95,7 @@ def test_bootstrap_interval_covers_a_known_mean_at_the_nominal_rate():
     for s in range(sims):
         hit = rng.random(m) < 0.3
         top = np.where(hit[:, None], [0, 1, 2], [3, 4, 5])
-        report = rf.compare({"r": top}, ["HR"], relevant=[[0]] * m, n_items=n, k=k, n_resamples=200, seed=s)
+        report = rf.compare({"r": top}, measures=["HR"], relevant=[[0]] * m, n_items=n, k=k, n_resamples=200, resampling_seed=s)
         v = report.values.iloc[0]
         covered += v["ci_low"] <= 0.3 <= v["ci_high"]
     low, high = _binomial_band(sims, 0.95)
@@ -112,7 +112,7 @@ def test_bootstrap_interval_covers_a_run_level_measure_at_the_nominal_rate():
     for s in range(sims):
         top = _gen(rng, m, n, k)
         for interval in covered:
-            v = rf.compare({"r": top}, ["Gini_ori"], n_items=n, k=k, n_resamples=200, seed=s,
+            v = rf.compare({"r": top}, measures=["Gini_ori"], n_items=n, k=k, n_resamples=200, resampling_seed=s,
                            interval=interval).values.iloc[0]
             covered[interval] += v["ci_low"] <= truth <= v["ci_high"]
     low, high = _binomial_band(sims, 0.95)
@@ -123,7 +123,7 @@ def test_bootstrap_interval_covers_a_run_level_measure_at_the_nominal_rate():
 def test_paired_t_and_wilcoxon_for_means_and_permutation_otherwise(small):
     runs, relevant, n, k = small
     for test, scipy_test in (("t", stats.ttest_rel), ("wilcoxon", stats.wilcoxon)):
-        report = rf.compare(runs, ["NDCG", "Gini_ori"], relevant=relevant, n_items=n, k=k, n_resamples=50, seed=0,
+        report = rf.compare(runs, measures=["NDCG", "Gini_ori"], relevant=relevant, n_items=n, k=k, n_resamples=50, resampling_seed=0,
                             test=test, baseline="a", correction="none")
         kinds = report.tests.set_index(["run", "measure"])["test"]
         assert kinds[("b", "NDCG")] == test and kinds[("b", "Gini_ori")] == "permutation"
@@ -143,7 +143,7 @@ def test_holm_and_bh_corrections():
 
 def test_report_outputs(small):
     runs, relevant, n, k = small
-    report = rf.compare(runs, ["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=50, seed=0,
+    report = rf.compare(runs, measures=["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=50, resampling_seed=0,
                         baseline="a")
     assert list(report.values.columns) == ["run", "measure", "value", "ci_low", "ci_high"]
     assert {"run", "versus", "measure", "p_value", "p_adjusted"} <= set(report.tests.columns)
@@ -168,8 +168,8 @@ def test_compare_reads_run_files(tmp_path, small):
     paths = {name: rf.io.write_run(top, tmp_path / f"{name}.trec", users=users, items=items)
              for name, top in runs.items()}
     qrels = rf.io.write_relevant(relevant, tmp_path / "q.qrels", users=users, items=items)
-    from_files = rf.compare(paths, ["NDCG", "Gini_our"], relevant=qrels, items=items, k=k, n_resamples=30, seed=2)
-    from_arrays = rf.compare(runs, ["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=30, seed=2)
+    from_files = rf.compare(paths, measures=["NDCG", "Gini_our"], relevant=qrels, items=items, k=k, n_resamples=30, resampling_seed=2)
+    from_arrays = rf.compare(runs, measures=["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=30, resampling_seed=2)
     pd.testing.assert_frame_equal(from_files.values, from_arrays.values)
 
 
@@ -181,25 +181,25 @@ def test_compare_reads_run_files(tmp_path, small):
 def test_bad_arguments(small, kwargs, match):
     runs, relevant, n, k = small
     with pytest.raises(ValueError, match=match):
-        rf.compare(runs, ["NDCG"], relevant=relevant, n_items=n, k=k, **kwargs)
+        rf.compare(runs, measures=["NDCG"], relevant=relevant, n_items=n, k=k, **kwargs)
 
 
 def test_runs_must_share_users_and_needs_are_checked(small):
     runs, relevant, n, k = small
     with pytest.raises(ValueError, match="runs must cover the same users"):
-        rf.compare({"a": runs["a"], "b": runs["b"][:10]}, ["Gini_ori"], n_items=n, k=k)
+        rf.compare({"a": runs["a"], "b": runs["b"][:10]}, measures=["Gini_ori"], n_items=n, k=k)
     with pytest.raises(ValueError, match="NDCG needs relevant"):
-        rf.compare(runs, ["NDCG"], n_items=n, k=k)
+        rf.compare(runs, measures=["NDCG"], n_items=n, k=k)
     with pytest.raises(ValueError, match="n_items is required"):
-        rf.compare(runs, ["Gini_ori"], k=k)
+        rf.compare(runs, measures=["Gini_ori"], k=k)
 
 
 def test_generic_measures_resample_too(small):
     runs, relevant, n, k = small
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        report = rf.compare({"a": runs["a"], "b": runs["b"]}, ["HD", "MME"], relevant=relevant, n_items=n, k=k,
-                            n_resamples=20, seed=0)
+        report = rf.compare({"a": runs["a"], "b": runs["b"]}, measures=["HD", "MME"], relevant=relevant, n_items=n, k=k,
+                            n_resamples=20, resampling_seed=0)
     assert report.values[["ci_low", "ci_high"]].notna().all().all()
     assert report.tests["p_value"].between(0, 1).all()
 

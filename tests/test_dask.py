@@ -78,7 +78,7 @@ def test_per_user_and_effectiveness_with_client(client):
     names = ["PUF", "SD_ind", "Gini_ind", "Range_group", "Atk_ind"]
     # the per-user-effectiveness entry point (rf.evaluate_effectiveness after issue 16)
     entry = rf.evaluate_effectiveness
-    _close(entry(eff, names, **kwargs), entry(eff, names, client=client, **kwargs))
+    _close(entry(eff, measures=names, **kwargs), entry(eff, measures=names, client=client, **kwargs))
 
 
 def test_long_parquet_run_on_the_cluster(client, tmp_path):
@@ -174,6 +174,6 @@ def test_dask_is_not_imported_without_a_client():
     import subprocess
 
     code = ("import sys, recfair as rf; rf.evaluate([[0, 1]], n_items=3, measures=['HR', 'Gini_our'], relevant=[[1]]);"
-            "rf.Accumulator(['HR'], n_items=3, k=2); print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))")
+            "rf.Accumulator(measures=['HR'], n_items=3, k=2); print(any(m.split('.')[0] in ('dask', 'distributed') for m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -678,3 +678,29 @@ def test_statistics_table_layout():
         statistics_table([inter, split], names=["x"])
     with pytest.raises(TypeError, match="takes an Interactions or a Split"):
         datasets.statistics(inter.frame)
+
+
+def test_reader_hetrec_derives_one_genre_per_artist_from_its_tags(tmp_path, monkeypatch):
+    from recfair.datasets import _readers
+
+    monkeypatch.setattr(_readers, "LASTFM_GENRE_TAGS", 2)  # the two most applied tags are the genres
+    write(tmp_path, {
+        "user_artists.dat": "userID\tartistID\tweight\r\n2\t51\t10\r\n2\t52\t5\r\n3\t53\t1\r\n3\t54\t2\r\n",
+        "artists.dat": "id\tname\turl\tpictureURL\n51\tA\tu\tp\n52\tB\tu\tp\n53\tC\tu\tp\n54\tD\tu\tp\n",
+        "tags.dat": "tagID\ttagValue\n1\trock\n2\tpop\n3\tseen live\n",
+        # rock applied 4 times, pop 3, "seen live" 2: genres are rock and pop
+        "user_taggedartists.dat": "userID\tartistID\ttagID\tday\tmonth\tyear\n"
+                                  "2\t51\t1\t1\t1\t2008\n3\t51\t1\t1\t1\t2008\n4\t51\t2\t1\t1\t2008\n"
+                                  "2\t52\t2\t1\t1\t2008\n3\t52\t3\t1\t1\t2008\n4\t52\t3\t1\t1\t2008\n"
+                                  "2\t53\t1\t1\t1\t2008\n3\t53\t2\t1\t1\t2008\n4\t53\t1\t1\t1\t2008\n",
+    })
+    inter = load("lastfm", path=tmp_path)
+    # 51: rock 2 x pop 1; 52: pop (its "seen live" is no genre); 53: rock 2 x pop 1; 54: no tag at all
+    assert inter.items["genres"].to_dict() == {51: "rock", 52: "pop", 53: "rock", 54: "untagged"}
+    assert inter.items.loc[52, "name"] == "B"
+
+
+def test_reader_hetrec_without_tag_files_has_no_genres(tmp_path):
+    write(tmp_path, {"user_artists.dat": "userID\tartistID\tweight\r\n2\t51\t10\r\n",
+                     "artists.dat": "id\tname\turl\tpictureURL\n51\tA\tu\tp\n"})
+    assert "genres" not in load("lastfm", path=tmp_path).items.columns

@@ -332,3 +332,18 @@ def test_mme_and_ibo_ends_by_exhaustive_search(m_, n_, k_):
         assert ibo == 1.0 and iwo == 0.0
     if (m_, n_, k_) == (2, 3, 3):                                          # Paper 3's small case
         assert math.isclose(ibo, 2 / 3) and math.isclose(iwo, 1 / 3)
+
+
+def test_a_step_too_wide_for_a_phone_is_broken_into_rows_that_keep_every_term():
+    from recfair.book.symbolic import PHONE_ROW, latex_rows, latex_width
+    from recfair.joint import derivations as joint_derivations
+
+    step = joint_derivations.iif_most_unfair().steps[-1][1]         # II-F_max(u) = (a + b + c) / n
+    assert latex_width(sp.latex(step)) > PHONE_ROW
+    rows = latex_rows(step)
+    assert rows.startswith("\\begin{aligned}") and rows.count("\\\\") >= 1
+    total = next(a for a in step.rhs.args if isinstance(a, sp.Add))
+    for term in total.as_ordered_terms():
+        assert sp.latex(term) in rows or sp.latex(-term) in rows
+    short = sp.Eq(sp.Symbol("y"), sp.Symbol("x") + 1)
+    assert latex_rows(short) == sp.latex(short)

@@ -62,13 +62,13 @@ def test_every_entry_point_refuses_an_unknown_option_alike():
     calls = [
         lambda: rf.evaluate(top, n_items=4, measures=["NDCG"], relevant=rel, gamma=0.5),
         lambda: rf.evaluate_per_user(top, n_items=4, measures=["NDCG"], relevant=rel, gamma=0.5),
-        lambda: rf.evaluate_effectiveness([0.2, 0.4], ["SD_ind"], gamma=0.5),
+        lambda: rf.evaluate_effectiveness([0.2, 0.4], measures=["SD_ind"], gamma=0.5),
     ]
     for call in calls:
         with pytest.raises(ValueError, match=r"option\(s\) \['gamma'\] are not parameters of any requested measure"):
             call()
     with pytest.raises(ValueError, match="cannot be computed from per-user effectiveness"):
-        rf.evaluate_effectiveness([0.2, 0.4], ["ME_user"])
+        rf.evaluate_effectiveness([0.2, 0.4], measures=["ME_user"])
     with pytest.raises(ValueError, match="no per-user values"):
         rf.evaluate_per_user(top, n_items=4, measures=["Jain_ori"], relevant=rel)
 
@@ -80,16 +80,16 @@ def test_evaluate_effectiveness_dispatches_similarity_and_groups():
 
     x = [0.2, 0.6, 0.6, 0.1]
     sim = np.array([[1, .5, 0, .2], [.5, 1, 1, 0], [0, 1, 1, .3], [.2, 0, .3, 1]])
-    got = rf.evaluate_effectiveness(x, ["PUF", "SD_ind", "Atk_group", "Atk_ind"], similarity=sim,
+    got = rf.evaluate_effectiveness(x, measures=["PUF", "SD_ind", "Atk_group", "Atk_ind"], similarity=sim,
                                     groups=["a", "a", "b", "b"], epsilon=0.8)
     assert got["PUF"] == pytest.approx(rf.puf(x, similarity=sim))
     assert got["Atk_group"] == pytest.approx(rf.atk_group(x, groups=["a", "a", "b", "b"], epsilon=0.8))
     assert got["Atk_ind"] == pytest.approx(rf.atk_ind(x, epsilon=0.8))
     with pytest.raises(ValueError, match="pass groups="):
-        rf.evaluate_effectiveness(x, ["SD_group"])
+        rf.evaluate_effectiveness(x, measures=["SD_group"])
     with pytest.raises(ValueError, match="pass similarity="):
-        rf.evaluate_effectiveness(x, ["PUF"])
+        rf.evaluate_effectiveness(x, measures=["PUF"])
     nan = [0.2, float("nan"), 0.6, 0.1]
-    out = rf.evaluate_effectiveness(nan, ["SD_ind", "SD_group", "Atk_ind"], groups=["a", "a", "b", "b"],
+    out = rf.evaluate_effectiveness(nan, measures=["SD_ind", "SD_group", "Atk_ind"], groups=["a", "a", "b", "b"],
                                     on_undefined="nan")
     assert all(np.isnan(v) for v in out.values())          # one NaN policy for Parts IV and V

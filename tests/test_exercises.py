@@ -70,7 +70,7 @@ def test_recorded_answers_are_as_new_as_the_chapters_code(book, store):
 
 def test_one_notebook_per_part_in_each_edition(book):
     slugs = [p.slug for p in book.parts]
-    assert slugs == ["foundations", "part-1", "part-2", "part-3", "part-4", "part-5"]
+    assert slugs == ["foundations", "part-1", "part-2", "part-3", "part-4", "part-5", "part-6"]
     for folder in ("exercises", "solutions"):
         assert sorted(p.stem for p in (ROOT / "notebooks" / folder).glob("*.ipynb")) == sorted(slugs)
 
@@ -155,9 +155,15 @@ def test_store_covers_every_exercise_and_holds_no_answer_in_clear(book, store):
     labels = {e.label for c in book.chapters.values() for e in c.exercises}
     assert set(store) == labels
     for label, entry in store.items():
-        assert set(entry) <= {"chapter", "url", "kind", "options", "salt", "digest", "hint", "source"}
+        assert set(entry) <= {"chapter", "url", "kind", "options", "salt", "digest", "coarse", "variants", "vary",
+                              "hint", "source", "seconds"}
         if entry["kind"] != "open":
-            assert re.fullmatch(r"[0-9a-f]{64}", entry["digest"]) and entry["hint"], label
+            digests = [entry] if "digest" in entry else entry["variants"]
+            for d in digests:
+                assert re.fullmatch(r"[0-9a-f]{64}", d["digest"]) and entry["hint"], label
+                assert all(re.fullmatch(r"[0-9a-f]{64}", c) for c in d.get("coarse", {}).values()), label
+            if entry["kind"] in ("number", "numbers"):
+                assert all("coarse" in d for d in digests), label
     assert sum(e["kind"] != "open" for e in store.values()) >= 40
 
 
@@ -196,7 +202,6 @@ def fake_store(monkeypatch):
         "o-1": {"kind": "open", "chapter": "C", "url": "https://x/c.html#d"},
     }
     monkeypatch.setattr(ex, "_store", lambda: entries)
-    monkeypatch.delenv("RECFAIR_EXERCISES_RECORD", raising=False)
     return entries
 
 
@@ -281,3 +286,325 @@ def test_student_notebook_runs_blank_with_every_check_not_yet(slug):
     nb = _run(ROOT / "notebooks" / "exercises" / f"{slug}.ipynb")
     results = _check_outputs(nb)
     assert results and all("not yet" in r for r in results), results
+
+
+# ---------------------------------------------------------------------------------------------
+# a fair checker: any form that means the asked value; order; digits; types; no recording switch
+# ---------------------------------------------------------------------------------------------
+@pytest.fixture
+def fair_store(monkeypatch):
+    from fractions import Fraction
+
+    def numeric(label, kind, options, value, **extra):
+        d = int(options or 3)
+        recorded = {str(k): ex.normalise(kind, options, value, decimals=k) for k in range(d + 1)}
+        return {"kind": kind, "options": options, **ex.make_entry(label, kind, options, recorded),
+                "hint": "the conceptual hint", "chapter": "C", "url": "u", **extra}
+
+    entries = {
+        "p-1": numeric("p-1", "numbers", "4", [0.2 + 0.4 * 3 ** 0.5, 0.6]),
+        "j-1": numeric("j-1", "number", "3", 0.2941),
+        "f-1": numeric("f-1", "number", "4", Fraction(1, 3)),
+        "l-1": {"kind": "list", "options": "", **ex.make_entry("l-1", "list", "", ex.normalise("list", "", [1, 2, 29, 30])),
+                "hint": "h", "chapter": "C", "url": "u"},
+        "i-1": {"kind": "integer", "options": "", **ex.make_entry("i-1", "integer", "", "7"), "hint": "h",
+                "chapter": "C", "url": "u"},
+        "n-set": {"kind": "set", "options": "", **ex.make_entry("n-set", "set", "", ex.normalise("set", "", {"VoCD"})),
+                  "hint": "h", "chapter": "C", "url": "u"},
+    }
+    values = [0.27, 0.53, 0.76]
+    entries["v-1"] = {"kind": "number", "options": "2", "hint": "h", "chapter": "C", "url": "u",
+                      "vary": {"x": [1, 2, 3]},
+                      **ex.make_entry("v-1", "number", "2", [{str(k): ex.normalise("number", "2", v, decimals=k)
+                                                               for k in range(3)} for v in values])}
+    monkeypatch.setattr(ex, "_store", lambda: entries)
+    ex.student(None)
+    yield entries
+    ex.student(None)
+
+
+def test_exact_sympy_numbers_fractions_strings_and_one_element_containers_are_numbers(fair_store):
+    import numpy as np
+    import pandas as pd
+    import sympy as sp
+    from fractions import Fraction
+
+    exact = [sp.Rational(1, 5) + 2 * sp.sqrt(3) / 5, sp.Rational(3, 5)]
+    assert ex.check("p-1", exact) and ex.check("p-1", sp.Matrix(exact)) and ex.check("p-1", tuple(exact))
+    assert ex.check("p-1", [0.8928, "0.6"]) and ex.check("p-1", np.array([0.8928, 0.6]))
+    for value in (0.294, [0.294], (0.294,), pd.Series([0.294]), pd.DataFrame({"x": [0.294]}), "0.294",
+                  np.float32(0.294), sp.Float(0.294)):
+        assert ex.check("j-1", value), repr(value)
+    assert ex.check("f-1", Fraction(1, 3)) and ex.check("f-1", sp.Rational(1, 3)) and ex.check("f-1", "1/3")
+    assert ex.check("i-1", 7.0) and ex.check("i-1", "7") and ex.check("i-1", sp.Integer(7)) and ex.check("i-1", [7])
+    assert ex.check("n-set", "VoCD") and ex.check("n-set", ["vocd"]) and ex.check("n-set", pd.Index(["VoCD"]))
+    symbolic = ex.check("j-1", sp.Symbol("x") / 3)
+    assert not symbolic and "sympy expression in x" in repr(symbolic)
+
+
+def test_order_matters_for_a_list(fair_store):
+    assert ex.check("l-1", [1, 2, 29, 30]) and ex.check("l-1", (1, 2, 29, 30))
+    as_set = ex.check("l-1", {1, 2, 29, 30})
+    assert not as_set and "a set has no order" in repr(as_set) and "Hint" not in repr(as_set)
+    assert not ex.check("l-1", [2, 1, 29, 30])
+
+
+def test_too_few_digits_get_a_precision_message_not_the_hint(fair_store):
+    short = ex.check("j-1", 0.29)
+    assert not short and "right to 2 decimals — give 3" in repr(short) and "conceptual hint" not in repr(short)
+    assert "right to 2 decimals — give 4" in repr(ex.check("p-1", [0.89, 0.6]))
+    assert "right to 1 decimal — give 3" in repr(ex.check("j-1", "0.3"))
+    wrong = ex.check("j-1", 0.41)          # short and wrong: the hint
+    assert not wrong and "conceptual hint" in repr(wrong)
+    assert "conceptual hint" in repr(ex.check("j-1", 0.3124))   # enough digits, wrong
+
+
+def test_a_wrong_type_says_what_is_expected(fair_store):
+    assert "expected a number, got a set" in repr(ex.check("j-1", {0.1, 0.2}))
+    assert "expected a list in order" in repr(ex.check("p-1", 0.6))
+    assert "expected a whole number" in repr(ex.check("i-1", "seven"))
+    assert "expected a set, got a dict" in repr(ex.check("n-set", {"VoCD": 1}))
+
+
+def test_no_environment_variable_turns_the_check_into_a_recorder(fair_store, monkeypatch, tmp_path):
+    monkeypatch.setenv("RECFAIR_EXERCISES_RECORD", str(tmp_path / "x.jsonl"))
+    monkeypatch.setenv("RECFAIR_EXERCISES_KINDS", str(tmp_path / "k.json"))
+    assert not ex.check("j-1", 12345) and not ex.check("l-1", [0])
+    assert not (tmp_path / "x.jsonl").exists()
+    text = (ROOT / "recfair" / "book" / "exercises.py").read_text()
+    assert "os.environ" not in text and "getenv" not in text
+
+
+def test_variants_follow_the_student(fair_store):
+    values = [0.27, 0.53, 0.76]
+    assert ex.variant("v-1", "x") == 1 and ex.check("v-1", 0.27) and not ex.check("v-1", 0.53)
+    seen = {}
+    for name in ("ada", "bob", "eve", "kim", "lea", "max", "ola", "sam"):
+        ex.student(name)
+        i = ex.variant("v-1", "x") - 1
+        seen[name] = i
+        assert ex.check("v-1", values[i]) and not ex.check("v-1", values[(i + 1) % 3])
+        assert "right to 1 decimal — give 2" in repr(ex.check("v-1", round(values[i], 1)))
+    assert len(set(seen.values())) > 1, "every student got the same variant"
+    with pytest.raises(ValueError, match="no variant parameter 'y'"):
+        ex.variant("v-1", "y")
+    with pytest.raises(TypeError, match="non-empty str"):
+        ex.student(3)
+
+
+def test_the_shipped_variant_exercise_has_the_answer_of_each_variant(store):
+    """puf-ex-1 varies m; the most unfair PUF of each m, computed here, is what the store records."""
+    from recfair.users import generators
+
+    m_values = store["puf-ex-1"]["vary"]["m_odd"]
+    assert len(store["puf-ex-1"]["variants"]) == len(m_values) >= 3
+    try:
+        for name in ("ada", "bob", "eve", "kim", "lea"):
+            ex.student(name)
+            m = ex.variant("puf-ex-1", "m_odd")
+            scores, sim = generators.puf_extreme_cases(m)["most_unfair"]
+            value = ex._plain(__import__("recfair").puf(scores, similarity=sim))
+            assert ex.check("puf-ex-1", value), (name, m)
+            other = next(v for v in m_values if v != m)
+            scores, sim = generators.puf_extreme_cases(other)["most_unfair"]
+            wrong = ex._plain(__import__("recfair").puf(scores, similarity=sim))
+            assert round(wrong, 4) == round(value, 4) or not ex.check("puf-ex-1", wrong)
+    finally:
+        ex.student(None)
+
+
+# ---------------------------------------------------------------------------------------------
+# grading
+# ---------------------------------------------------------------------------------------------
+def _submission(path, cells, student=None):
+    import nbformat
+
+    head = "import recfair, recfair.book.exercises\n" + (f"recfair.book.exercises.student({student!r})" if student else "")
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(head)] + [nbformat.v4.new_code_cell(c) for c in cells])
+    nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(nb, str(path))
+
+
+def test_scorecard_executes_a_folder_of_submissions(tmp_path, store):
+    pytest.importorskip("nbclient")
+    checked = next(label for label, e in store.items() if e["kind"] == "integer")
+    opened = next(label for label, e in store.items() if e["kind"] == "open")
+    _submission(tmp_path / "ada" / "part.ipynb", [
+        f"answer = None\nrecfair.book.exercises.check({checked!r}, answer)",
+        f"recfair.book.exercises.check({opened!r}, None)",
+        "1 / 0",
+    ])
+    _submission(tmp_path / "bob.ipynb", [   # a student who types "right" in the output does not get it
+        f"answer = -12345\nprint('**{checked}: right.**')\n# recfair.book.exercises.check({checked!r}, answer)",
+    ], student="Bob B")
+    table = ex.scorecard(tmp_path)
+    assert list(table.columns) == ["ada", "Bob B"]
+    assert table.loc[checked, "ada"] == "not yet" and table.loc[opened, "ada"] == "open"
+    assert table.loc[checked, "Bob B"] == "not yet"
+    assert any("ZeroDivisionError" in e for e in table.attrs["errors"]["ada"])
+    csv = tmp_path / "scores.csv"
+    table.to_csv(csv)
+    assert csv.read_text().splitlines()[0] == "label,ada,Bob B"
+
+
+def test_scorecard_reads_saved_outputs_and_the_command_line(tmp_path, store, capsys):
+    import nbformat
+
+    label = next(label for label, e in store.items() if e["kind"] == "set")
+    cell = nbformat.v4.new_code_cell(f"answer = {{1}}\nrecfair.book.exercises.check({label!r}, answer)")
+    cell.outputs = [nbformat.v4.new_output("execute_result", {"text/plain": f"**{label}: right.** ✓"})]
+    nbformat.write(nbformat.v4.new_notebook(cells=[cell]), str(tmp_path / "cy.ipynb"))
+    assert ex.scorecard(tmp_path, execute=False).loc[label, "cy"] == "right"
+    assert ex.main(["score", str(tmp_path), "--read", "--csv", str(tmp_path / "s.csv")]) == 0
+    assert "cy 1/1" in capsys.readouterr().out and (tmp_path / "s.csv").exists()
+    with pytest.raises(ValueError, match="no notebook"):
+        ex.scorecard(tmp_path / "missing")
+    with pytest.raises(TypeError, match="execute must be True or False"):
+        ex.scorecard(tmp_path, execute="yes")
+
+
+def test_class_pack_names_no_solutions_and_fills_in_each_student(tmp_path, book):
+    names = tmp_path / "names.txt"
+    names.write_text("ada\nbob\n")
+    assert gen.main(["--class-pack", str(tmp_path / "pack"), "--students", str(names)]) == 0
+    for name in ("ada", "bob"):
+        files = sorted((tmp_path / "pack" / name).glob("*.ipynb"))
+        assert [p.stem for p in files] == PARTS
+        for path in files:
+            text = path.read_text()
+            assert "solutions" not in text.lower() and "instructor" not in text.lower(), path
+            assert f'recfair.book.exercises.student(\\"{name}\\")' in text
+
+
+# ---------------------------------------------------------------------------------------------
+# content: rubrics, formats, times, no placeholders
+# ---------------------------------------------------------------------------------------------
+def test_open_questions_have_a_rubric_in_the_instructor_edition_only(book):
+    for part in book.parts:
+        solutions = (ROOT / "notebooks" / "solutions" / f"{part.slug}.ipynb").read_text()
+        exercises = (ROOT / "notebooks" / "exercises" / f"{part.slug}.ipynb").read_text()
+        for f in part.files:
+            for e in book.chapters[f].exercises if f in book.chapters else []:
+                if e.kind == "open":
+                    assert len(e.marks["rubric"].split()) >= 12, e.label
+                    assert e.marks["rubric"].split()[0] in solutions, e.label
+        assert "**Rubric**" not in exercises and ("**Rubric**" in solutions) == any(
+            e.kind == "open" for f in part.files if f in book.chapters for e in book.chapters[f].exercises)
+
+
+def test_generated_text_has_no_placeholder_or_plural_slip():
+    for path in sorted((ROOT / "notebooks").glob("*/*.ipynb")):
+        text = path.read_text()
+        assert "that the code above computes" not in text, path
+        assert not re.search(r"\b1 (exercises|are open)", text), path
+        assert not re.search(r"\b([02-9]|\d\d+) exercise\b", text), path
+
+
+def test_answer_examples_match_the_kind_of_answer(book):
+    """A set of names is not shown as {1, 2, 3}; a list's example is a list."""
+    for chapter in book.chapters.values():
+        for e in chapter.exercises:
+            if e.kind in ("set", "list") and "example" not in e.marks:
+                ask = e.marks.get("ask", "")
+                assert not re.search(r"\b(measure|run|name)s?\b", ask), (e.label, ask)
+            if "example" in e.marks:
+                opener = {"set": "{", "list": "[", "numbers": "["}[e.kind]
+                assert e.marks["example"].startswith(opener), e.label
+
+
+def test_times_come_from_the_measured_solutions(book, store):
+    jain = book.chapters["book/item_exposure/jain"]
+    assert all("seconds" in store[e.label] for c in book.chapters.values() for e in c.exercises)
+    minutes = {e.label: gen.minutes(e) for c in book.chapters.values() for e in c.exercises}
+    assert len(set(minutes.values())) >= 3 and all(m % 5 == 0 and m >= 5 for m in minutes.values())
+    exercise = jain.exercises[0]
+    before = gen.minutes(exercise)
+    exercise.text += " word" * 600             # ten more minutes of reading
+    try:
+        assert gen.minutes(exercise) >= before + 10
+    finally:
+        exercise.text = exercise.text.replace(" word" * 600, "")
+
+
+# ---------------------------------------------------------------------------------------------
+# Binder: the Python the pins need, a slim environment that runs every student notebook
+# ---------------------------------------------------------------------------------------------
+def _requirements(path: Path) -> dict[str, str]:
+    out = {}
+    for line in path.read_text().splitlines():
+        line = line.split("#")[0].strip()
+        if line and not line.startswith("-"):
+            name, _, version = line.partition("==")
+            out[re.sub(r"[-_.]+", "-", name.split("[")[0].lower())] = version
+    return out
+
+
+def test_binder_runtime_satisfies_requires_python():
+    from packaging.specifiers import SpecifierSet
+
+    runtime = (ROOT / "binder" / "runtime.txt").read_text().strip()
+    match = re.fullmatch(r"python-(3\.\d+)", runtime)
+    assert match, f"binder/runtime.txt must read python-3.X, not {runtime!r}"
+    requires = re.search(r'requires-python\s*=\s*"([^"]+)"', (ROOT / "pyproject.toml").read_text()).group(1)
+    assert match.group(1) + ".0" in SpecifierSet(requires), (runtime, requires)
+    assert match.group(1) in ("3.11", "3.12")
+
+
+def test_binder_environment_is_slim_and_pinned_like_the_book():
+    binder = _requirements(ROOT / "binder" / "requirements.txt")
+    full = _requirements(ROOT / "requirements.txt")
+    assert not {"selenium", "pytest", "hypothesis", "jupyter-book", "dask", "ranx", "ir-measures"} & set(binder)
+    assert "jupyterlab" in binder and "ipykernel" in binder
+    for name, version in binder.items():
+        if name in full:
+            assert version == full[name], f"binder pins {name}=={version}, requirements.txt {full[name]}"
+    text = (ROOT / "binder" / "requirements.txt").read_text()
+    assert "-r ../requirements.txt" not in text
+    post = (ROOT / "binder" / "postBuild").read_text()
+    assert 'pip install --no-cache-dir -e ".[plot,widgets,symbolic,recommenders]"' in post
+    # recfair's own dependencies and the extras postBuild installs are pinned in the slim set
+    import tomllib
+
+    from packaging.requirements import Requirement
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    specs = project["dependencies"] + [d for extra in ("plot", "widgets", "symbolic", "recommenders")
+                                       for d in project["optional-dependencies"][extra]]
+    missing = {re.sub(r"[-_.]+", "-", Requirement(d).name.lower()) for d in specs} - set(binder)
+    assert not missing, f"binder/requirements.txt lacks {missing}"
+
+
+def test_binder_set_covers_every_import_of_the_student_notebooks():
+    """Each module a student notebook imports comes from a distribution of the slim set or its
+    dependencies (CI then executes the notebooks in a venv made from binder/ alone)."""
+    from importlib import metadata
+
+    from packaging.requirements import Requirement
+
+    slim = set(_requirements(ROOT / "binder" / "requirements.txt"))
+    closure, todo = set(), list(slim)
+    while todo:
+        name = todo.pop()
+        if name in closure:
+            continue
+        closure.add(name)
+        try:
+            requires = metadata.requires(name) or []
+        except metadata.PackageNotFoundError:
+            continue
+        for spec in requires:
+            req = Requirement(spec)
+            if req.marker is None or req.marker.evaluate({"extra": ""}):
+                todo.append(re.sub(r"[-_.]+", "-", req.name.lower()))
+    providers = metadata.packages_distributions()
+    modules = set()
+    for path in sorted((ROOT / "notebooks" / "exercises").glob("*.ipynb")):
+        for cell in json.loads(path.read_text())["cells"]:
+            if cell["cell_type"] == "code":
+                modules |= {m.split(".")[0] for m in re.findall(r"^\s*(?:from|import)\s+([\w.]+)",
+                                                                  "".join(cell["source"]), re.M)}
+    assert "recfair" in modules and len(modules) > 5
+    for module in sorted(modules - {"recfair"} - set(sys.stdlib_module_names)):
+        dists = {re.sub(r"[-_.]+", "-", d.lower()) for d in providers.get(module, [])}
+        assert dists & closure, f"{module} (from {dists or 'nothing installed'}) is not in the Binder set"

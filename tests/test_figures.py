@@ -218,3 +218,156 @@ def test_responsive_takes_figures_or_axes_and_rejects_anything_else():
     with pytest.raises(TypeError, match="Figure or Axes"):
         plotting.responsive("not a figure")
     plt.close("all")
+
+
+# ----------------------------------------------------------------------------- no text over text
+
+def _overlaps(fig, tolerance: float = 1.0):
+    """Pairs of drawn texts whose boxes overlap by more than ``tolerance`` px in both directions.
+
+    The texts are those the canvas actually draws (a tick label outside the view is an artist
+    but is never drawn), boxed by the renderer after the figure's layout has run.
+    """
+    drawn = []
+    original = matplotlib.text.Text.draw
+
+    def recording(self, renderer):
+        if self.get_visible() and self.get_text().strip():
+            drawn.append(self)
+        return original(self, renderer)
+
+    matplotlib.text.Text.draw = recording
+    try:
+        fig.canvas.draw()
+    finally:
+        matplotlib.text.Text.draw = original
+    renderer = fig.canvas.get_renderer()
+    texts = [(t.get_text(), t.get_window_extent(renderer)) for t in dict.fromkeys(drawn)]
+    pairs = []
+    for i, (a, box_a) in enumerate(texts):
+        for b, box_b in texts[i + 1:]:
+            dx = min(box_a.x1, box_b.x1) - max(box_a.x0, box_b.x0)
+            dy = min(box_a.y1, box_b.y1) - max(box_a.y0, box_b.y0)
+            if dx > tolerance and dy > tolerance:
+                pairs.append((a, b))
+    return pairs
+
+
+def _per_user_frames():
+    rng = np.random.default_rng(0)
+    return {label: pd.DataFrame({"NDCG": rng.random(50), "Gini_ind": rng.random(50)}) for label in ("BPR", "EASE")}
+
+
+def _two(draw, **stack):
+    """Two stacked panels drawn by ``draw(ax, i)``, as the chapters compose them."""
+    fig, axes = plotting.stacked(2, **stack)
+    for i, ax in enumerate(axes):
+        draw(ax, i)
+    return fig
+
+
+def _tau(n):
+    rng = np.random.default_rng(1)
+    names = [f"Measure_{i}" for i in range(n)]
+    values = np.clip(rng.normal(0.3, 0.4, (n, n)), -1, 1)
+    values = (values + values.T) / 2
+    np.fill_diagonal(values, 1.0)
+    return pd.DataFrame(values, index=names, columns=names)
+
+
+def _legend_below_figure():
+    fig, axes = plotting.stacked(2, panel_height=3.0, sharex=True)
+    for ax in axes:
+        for j in range(4):
+            ax.plot([0, 1, 2], [j, j + 1, j + 0.5], label=f"run {j}")
+        ax.set(xlabel="number of fair replacements", ylabel="score", title="a panel title")
+    fig.tight_layout()
+    plotting.legend_below(fig, ncol=2)
+    return fig
+
+
+def _rows_with_legends_figure():
+    fig, axes, strips = plotting.rows_with_legends(2)
+    for r in range(2):
+        for c in range(2):
+            axes[r, c].plot([0, 1], [0, 1], label=f"series {r}{c}")
+            axes[r, c].set(xlabel="list length k", ylabel="score", title=f"panel {r}{c}")
+        strips[r].legend(*axes[r, 0].get_legend_handles_labels(), loc="center")
+    return fig
+
+
+def _item_vectors_figure():
+    fig, ax = plt.subplots()
+    features = np.array([[1.0, 0.0], [0.0, 1.0], [-1.0, 0.2], [0.3, -1.0]])
+    plotting.plot_item_vectors(ax, np.array([[0, 1], [0, 2]]), n_items=4, item_features=features)
+    return fig
+
+
+#: Every figure helper of recfair.book.plotting, drawn the way the book's chapters draw it.
+FIGURES = {
+    "stacked": lambda: _two(lambda ax, i: ax.set(xlabel="list length k", ylabel="score", title=f"panel {i}")),
+    "legend_below": _legend_below_figure,
+    "rows_with_legends": _rows_with_legends_figure,
+    "plot_achievable_range": lambda: _two(lambda ax, i: plotting.plot_achievable_range(
+        ax, ("Jain_ori", "Gini_ori")[i], n_users=20, n_items=100, k_max=20, highlight_k=5), sharey=False),
+    "plot_fsat_range": lambda: _two(lambda ax, i: plotting.plot_fsat_range(
+        ax, n_users=(20, 10)[i], n_items=(100, 8)[i], k_max=(20, 8)[i])),
+    "plot_iid_constant": lambda: _two(lambda ax, i: plotting.plot_iid_constant(
+        ax, gamma=(0.8, 0.5)[i]), sharey=True, panel_height=3.4),
+    "plot_ifd_nonlocal": lambda: _two(lambda ax, i: plotting.plot_ifd_nonlocal(
+        ax, [("IFD_div_ori", "IFD_mul_ori")[i]], n_items=20, k=5, highlight=10), panel_height=3.0),
+    "plot_iif_gamma": lambda: _two(lambda ax, i: plotting.plot_iif_gamma(
+        ax, np.array([[0, 1, 2], [1, 2, 3]]), n_items=10, relevant=[[0, 5], [2, 3]], highlight=0.8, log=bool(i))),
+    "plot_per_user": lambda: plotting.plot_per_user(plotting.stacked(2)[1], _per_user_frames(),
+                                                   ["NDCG", "Gini_ind"])[0].figure,
+    "plot_item_vectors": _item_vectors_figure,
+    "plot_frontier": lambda: _two(lambda ax, i: plotting.plot_frontier(
+        ax, pd.DataFrame({"NDCG": [1.0, 0.6, 0.0], "Jain_our": [0.0, 0.7, 1.0]}), "NDCG", "Jain_our",
+        title=f"dataset {i}")),
+    "tau_heatmap": lambda: plotting.tau_heatmap(_tau(8), title="Kendall's τ").figure,
+    "tau_blocks": lambda: plotting.tau_blocks(_tau(14), title="Kendall's τ"),
+}
+
+
+def test_every_figure_helper_has_an_overlap_case():
+    helpers = {name for name in dir(plotting) if name.startswith("plot_")} | {
+        "stacked", "legend_below", "rows_with_legends", "tau_heatmap", "tau_blocks"}
+    assert helpers <= set(FIGURES), f"figure helpers without an overlap case: {sorted(helpers - set(FIGURES))}"
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_no_text_of_a_figure_overlaps_another(name, book_style):
+    fig = FIGURES[name]()
+    try:
+        assert _overlaps(fig) == [], f"{name}: overlapping texts"
+    finally:
+        plt.close("all")
+
+
+def test_the_overlap_check_sees_an_overlap():
+    fig, ax = plt.subplots()
+    ax.text(0.5, 0.5, "one label")
+    ax.text(0.5, 0.5, "another")
+    assert _overlaps(fig) == [("one label", "another")]
+    plt.close(fig)
+
+
+def test_page_images_are_palette_pngs_much_smaller_than_matplotlibs():
+    import base64
+    import io
+
+    from PIL import Image
+
+    fig, ax = plt.subplots(figsize=(5.5, 3.5))
+    plotting.plot_achievable_range(ax, "Jain_ori", n_users=20, n_items=100, k_max=20, highlight_k=5)
+    plain = io.BytesIO()
+    fig.savefig(plain, format="png", dpi=80, bbox_inches="tight")
+    uri = plotting._png_uri(fig, dpi=80)
+    assert uri.startswith("data:image/png;base64,")
+    data = base64.b64decode(uri.split(",", 1)[1])
+    image = Image.open(io.BytesIO(data))
+    assert image.mode == "P" and image.size == Image.open(plain).size
+    assert len(data) < len(plain.getvalue()) / 2
+    # to the eye the same picture: no pixel moves far from matplotlib's own rendering
+    same = np.asarray(Image.open(plain).convert("RGB"), dtype=float)
+    assert np.abs(np.asarray(image.convert("RGBA").convert("RGB"), dtype=float) - same).mean() < 2.0

@@ -43,8 +43,12 @@ def _case(seed):
     sim = rng.random((mu, mu))
     sim = (sim + sim.T) / 2
     np.fill_diagonal(sim, 1.0)
+    ig = ["a", "b"] * (n // 2)                                         # Part VI: two item groups,
+    ug = ["x", "y", "x", "y", "x"]                                     # two user groups,
+    features = (rng.random((n, 3)) < 0.5).astype(float)               # genres, each item with one at least
+    features[np.arange(n), rng.integers(0, 3, n)] = 1.0
     return {"top": top, "rel": rel, "hist": hist, "ranking": ranking, "n": n, "k": k, "m": m,
-            "x": x.tolist(), "g": g, "sim": sim.tolist()}
+            "x": x.tolist(), "g": g, "sim": sim.tolist(), "ig": ig, "ug": ug, "features": features.tolist()}
 
 
 def _cover_every_item(case):
@@ -60,11 +64,20 @@ def _library(key, case):
     spec = REGISTRY[key]
     if spec.from_effectiveness is not None:
         eff = dict(case, m=len(case["x"]))
-        return rf.evaluate_effectiveness(case["x"], [key], similarity=np.array(case["sim"]), groups=case["g"],
+        return rf.evaluate_effectiveness(case["x"], measures=[key], similarity=np.array(case["sim"]), groups=case["g"],
                                          on_undefined="nan")[key], eff
     ranking = np.array(case["ranking"]) if "ranking" in spec.needs else None
+    field = {}                                                          # Part VI's inputs
+    if "item_groups" in spec.needs:
+        field["item_groups"] = case["ig"]
+    if "item_features" in spec.needs:
+        field["item_features"] = case["features"]
+    if "user_attributes" in spec.needs:
+        import pandas as pd
+
+        field["user_attributes"] = pd.DataFrame({"group": case["ug"]})
     value = rf.evaluate(np.array(case["top"]), n_items=case["n"], measures=[key], relevant=case["rel"],
-                        history=case["hist"], ranking=ranking, on_undefined="nan")[key]
+                        history=case["hist"], ranking=ranking, on_undefined="nan", **field)[key]
     return value, case
 
 
@@ -83,7 +96,7 @@ def test_the_record_displays_the_transcribed_latex(key):
 @pytest.mark.parametrize("key", sorted(set(ref.DISPLAYED) - {"DPFR"}))
 def test_the_displayed_formula_is_the_computed_one(key, seed):
     case = _case(seed)
-    if key in ("IBO_ori", "IWO_ori"):
+    if key in ("IBO_ori", "IWO_ori") or REGISTRY[key].family == "field":    # REO: every group has relevant items
         case = _cover_every_item(case)
     value, used = _library(key, case)
     want = ref.DISPLAYED[key][1](used)

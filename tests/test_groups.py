@@ -30,7 +30,7 @@ from recfair.groups import text as T
 def _evaluate(effectiveness, groups, measures=None, **options):
     """Every group measure (or ``measures``) through the one per-user entry point."""
     names = list(G.GROUP_MEASURES) if measures is None else measures
-    return rf.evaluate_effectiveness(effectiveness, names, groups=groups, **options)
+    return rf.evaluate_effectiveness(effectiveness, measures=names, groups=groups, **options)
 
 
 TOY = [0.0, 0.5, 1.0, 0.2, 0.3, 0.0, 0.6, 0.9, 0.0, 0.4]

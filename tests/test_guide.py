@@ -86,8 +86,8 @@ def test_every_registered_measure_can_be_recommended():
 
 
 def test_the_default_wants_keep_dpfr_and_drop_only_superseded_originals():
-    fit = recommend_measures(has=["relevance", "history", "ranking", "user_attributes"], wants=["corrected"],
-                             kind="fairness", explain=True)
+    fit = recommend_measures(has=["relevance", "history", "ranking", "user_attributes", "item_groups", "item_features"],
+                             wants=["corrected"], kind="fairness", explain=True)
     assert fit.loc["DPFR", "fits"]
     for name, row in fit.iterrows():
         if not row["fits"]:

@@ -41,7 +41,7 @@ def test_run_round_trip_through_every_writer_and_reader(tmp_path, filename, kw):
     assert [np.flatnonzero(r).tolist() for r in data.relevant.toarray()] == [r.tolist() for r in relevant]
     # and the numbers equal recfair.evaluate on the original arrays
     want = rf.evaluate(top, n_items=len(items), measures=["NDCG", "Gini_our"], relevant=relevant)
-    assert rf.evaluate_run(data.run("m"), ["NDCG", "Gini_our"]) == pytest.approx(want)
+    assert rf.evaluate_run(data.run("m"), measures=["NDCG", "Gini_our"]) == pytest.approx(want)
 
 
 @pytest.mark.parametrize("filename, kw", [("t.qrels", {}), ("t.json", {}), ("t.csv", {}), ("t.tsv", {}),
@@ -213,7 +213,7 @@ def test_recbole_inter_files(tmp_path):
     run = pd.DataFrame({"user_id": [1, 2], "item_id": [12, 11], "score": [0.9, 0.8]})
     data = rio.load(run, relevant=tmp_path / "ml.test.inter", history=tmp_path / "ml.train.inter", n_items=3, k=1)
     assert data.relevance is not None                     # ratings are grades
-    assert rf.evaluate_run(data.run("run"), ["HR"]) == {"HR": 0.5}
+    assert rf.evaluate_run(data.run("run"), measures=["HR"]) == {"HR": 0.5}
 
 
 # --------------------------------------------------------------------------- peers: ranx and ir_measures

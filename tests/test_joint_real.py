@@ -134,7 +134,7 @@ def test_joint_measures_match_published_conventions(lastfm_runs, name):
     top_k = run.top_k
     assert np.array_equal(ranking[:, :K], top_k)
     keys = rf.registry.names("joint")
-    got = rf.evaluate_run(run, keys, on_undefined="nan")
+    got = rf.evaluate_run(run, measures=keys, on_undefined="nan")
 
     assert got["IAA_ori"] == pytest.approx(ref_iaa(rel, ranking, K, corrected=False), abs=1e-12)
     assert got["IAA_our"] == pytest.approx(ref_iaa(rel, ranking, K, corrected=True), abs=1e-12)

@@ -59,6 +59,24 @@ def test_paper6_thesis_tables():
     assert thesis.paper6_results("P").loc[("Eff", "P"), "GLM NS"] == 0.082
     with pytest.raises(ValueError):
         thesis.paper6_results("MRR")
+    with pytest.raises(ValueError, match="dataset"):
+        thesis.paper6_results(dataset="ML-100K")
+    for dataset in ("JobRec", "LFM-1B"):
+        for base in ("NDCG", "P"):
+            assert thesis.paper6_results(base, dataset=dataset).shape == (16, 8)
+    assert thesis.paper6_results("P", dataset="JobRec").loc[("Grp", "Min")].eq(0).all()
+
+
+@pytest.mark.parametrize("dataset", ["ML-1M", "JobRec", "LFM-1B"])
+def test_paper6_gce_counts_zero_groups(dataset):
+    """Every printed GCE above 1 is a whole number of zero-effectiveness groups' terms."""
+    table = thesis.paper6_results(dataset=dataset)
+    n_groups = table.attrs["n_groups"]
+    term = float(gd.gce_zero_group().result.rhs.subs(
+        {gd.sp.Symbol("S", positive=True): 0.95 + n_groups * 0.05e-4, gd.Np: n_groups}))
+    gce = table.loc[("Grp", "GCE")]
+    zeros = (gce[gce > 1] / term).to_numpy()
+    assert np.allclose(zeros, np.round(zeros), atol=0.01)
     assert int(thesis.paper6_ml1m_groups()["users"].sum()) == 620
     teaser = thesis.paper6_teaser()
     assert teaser.loc["Group 1", "users"] + teaser.loc["Group 2", "users"] == teaser.loc["Individual", "users"]

@@ -30,7 +30,7 @@ def test_evaluate_on_a_run_equals_the_functions_on_per_user_effectiveness(base):
         context = {} if name == "Atk_ind" else {"groups": attrs}
         want = g.GROUP_MEASURES[name](per_user, **context, on_undefined="nan")
         assert got[name] == pytest.approx(want, abs=1e-12, nan_ok=True), name
-    scores = rf.evaluate_effectiveness(per_user, NAMES, groups=attrs, on_undefined="nan")
+    scores = rf.evaluate_effectiveness(per_user, measures=NAMES, groups=attrs, on_undefined="nan")
     assert scores == pytest.approx(got, abs=1e-12, nan_ok=True)
 
 
@@ -42,7 +42,7 @@ def test_attributes_choose_the_grouping_and_options_reach_the_measure():
     assert one == pytest.approx(g.atk_group(per_user, groups=attrs["gender"], epsilon=0.8), abs=1e-12)
     assert one != pytest.approx(g.atk_group(per_user, groups=attrs["gender"]), abs=1e-6)
     parts = g.atkinson_decomposition(per_user, groups=attrs)
-    values = rf.evaluate_effectiveness(per_user, ["Atk_ind", "Atk_group", "Atk_within"], groups=attrs)
+    values = rf.evaluate_effectiveness(per_user, measures=["Atk_ind", "Atk_group", "Atk_within"], groups=attrs)
     assert 1 - values["Atk_ind"] == pytest.approx((1 - values["Atk_group"]) * (1 - values["Atk_within"]), abs=1e-12)
     assert values["Atk_ind"] == pytest.approx(parts.individual, abs=1e-12)
 
@@ -60,9 +60,9 @@ def test_undefined_effectiveness_and_bad_input():
         rf.evaluate(top, n_items=n, measures="SD_group", relevant=relevant, user_attributes=attrs,
                     attributes=["income"])
     with pytest.raises(ValueError, match="pass groups="):
-        rf.evaluate_effectiveness([0.1, 0.5], "MAD_group")
+        rf.evaluate_effectiveness([0.1, 0.5], measures="MAD_group")
     with pytest.raises(ValueError, match="not parameters"):
-        rf.evaluate_effectiveness([0.1, 0.5], "MAD_group", groups=["a", "b"], epsilon=0.5)
+        rf.evaluate_effectiveness([0.1, 0.5], measures="MAD_group", groups=["a", "b"], epsilon=0.5)
     with pytest.raises(ValueError, match="base must be"):
         rf.evaluate(top, n_items=n, measures="SD_group", relevant=relevant, user_attributes=attrs, base="Jain_our")
 

@@ -103,3 +103,23 @@ def test_outputs_come_back_from_the_execution_cache(tmp_path):
     assert "".join(written["cells"][0]["outputs"][0]["text"]) == "1\n"
     assert not launch_links.outputs_from_cache(written, tmp_path / "cache")          # has outputs now
     assert not launch_links.outputs_from_cache({"cells": []}, tmp_path / "missing")
+
+
+def test_no_chapter_carries_a_magic_masked_by_a_formatter():
+    # a code formatter once turned `%matplotlib inline` into a comment, "# MAGIC%matplotlib inline",
+    # which the pages then showed and the kernel never ran
+    masked = [f"{path.relative_to(ROOT)}:{number}"
+              for path in sorted((ROOT / "book").rglob("*.md"))
+              for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1)
+              if re.match(r"\s*#\s*MAGIC", line)]
+    assert masked == []
+
+
+def test_one_one_week_plan_linked_from_the_front_page_with_own_runs():
+    labels = [path for path in (ROOT / "book").rglob("*.md")
+              if "(one-week-plan)=" in path.read_text(encoding="utf-8")]
+    assert [p.relative_to(ROOT).as_posix() for p in labels] == ["book/start/teaching.md"]
+    front = (ROOT / "book" / "index.md").read_text(encoding="utf-8")
+    assert "{ref}`one-week-plan`" in front and "{ref}`own-runs`" in front
+    how_to = (ROOT / "book" / "start" / "how-to-use.md").read_text(encoding="utf-8")
+    assert "{ref}`one-week-plan`" in how_to and "| day |" not in how_to      # linked, not a second plan

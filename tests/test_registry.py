@@ -43,6 +43,17 @@ def _attributes_for(spec, m, seed=0):
     return pd.DataFrame({"gender": rng.choice(["f", "m"], m), "age": rng.choice(["young", "old"], m)})
 
 
+def _items_for(spec, n, seed=0):
+    """Three item groups (each item labelled) and two-genre item features (only for measures needing them)."""
+    rng = np.random.default_rng(seed)
+    out = {}
+    if "item_groups" in spec.needs:
+        out["item_groups"] = np.array(["a", "b", "c"])[np.arange(n) % 3]
+    if "item_features" in spec.needs:
+        out["item_features"] = (rng.random((n, 4)) < 0.4).astype(float)
+    return out
+
+
 def test_keys_unique_and_indexed():
     assert len(REGISTRY) == len(ALL_MEASURES)
     assert names("relevance") == ["HR", "MRR", "P", "R", "MAP", "NDCG"]
@@ -68,13 +79,15 @@ def test_returns_float_in_range_on_random_runs(spec):
     rel = [rng.choice(n, rng.integers(1, 8), replace=False) for _ in range(m)]
     attrs = _attributes_for(spec, m)
     value = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n),
-                        **_history_for(spec, top, rel, n),
+                        **_history_for(spec, top, rel, n), **_items_for(spec, n),
                         **({} if attrs is None else {"user_attributes": attrs}))[spec.key]
     assert isinstance(value, float)
     assert spec.range[0] <= value <= spec.range[1]
 
 
-@pytest.mark.parametrize("spec", SPECS, ids=lambda s: s.key)
+# UGF's default split breaks ties in history size by user index (Li et al.'s rule): with equal
+# histories the advantaged users depend on the order; tests/test_field.py checks it on distinct sizes.
+@pytest.mark.parametrize("spec", [s for s in SPECS if s.key != "UGF"], ids=lambda s: s.key)
 def test_user_order_invariance(spec):
     rng = np.random.default_rng(1)
     m, n, k = 20, 15, 4
@@ -84,17 +97,17 @@ def test_user_order_invariance(spec):
     hist = _history_for(spec, top, rel, n).get("history")
     attrs = _attributes_for(spec, m)
     a = rf.evaluate(top, n_items=n, measures=[spec.key], relevant=rel, **_scores_for(spec, top, n),
-                    **({} if hist is None else {"history": hist}),
+                    **({} if hist is None else {"history": hist}), **_items_for(spec, n),
                     **({} if attrs is None else {"user_attributes": attrs}))[spec.key]
     b = rf.evaluate(top[perm], n_items=n, measures=[spec.key], relevant=[rel[i] for i in perm],
                     **_scores_for(spec, top[perm], n),
-                    **({} if hist is None else {"history": [hist[i] for i in perm]}),
+                    **({} if hist is None else {"history": [hist[i] for i in perm]}), **_items_for(spec, n),
                     **({} if attrs is None else {"user_attributes": attrs.iloc[perm].reset_index(drop=True)}))[spec.key]
     assert a == pytest.approx(b, abs=1e-12)
 
 
 def test_get_and_table():
-    with pytest.raises(ValueError, match="known measures: HR"):
+    with pytest.raises(ValueError, match="did you mean NDCG"):
         get("nDCG")
     t = table("relevance")
     assert list(t.index) == names("relevance") and set(t["direction"]) == {"↑"}

@@ -206,7 +206,7 @@ def test_evaluate_matches_the_functions():
     raw = cosine(hist)
     assert rf.evaluate(top, n_items=n, measures="PUF", relevant=rel, history=hist, base="P",
                        similarity=raw)["PUF"] == pytest.approx(puf(p, similarity=raw))
-    scores_route = rf.evaluate_effectiveness(p, ["PUF", "SD_ind", "Gini_ind"], similarity=sim)
+    scores_route = rf.evaluate_effectiveness(p, measures=["PUF", "SD_ind", "Gini_ind"], similarity=sim)
     assert scores_route == pytest.approx({"PUF": got["PUF"], "SD_ind": got["SD_ind"], "Gini_ind": got["Gini_ind"]})
 
 
@@ -358,21 +358,21 @@ def test_bad_input_gives_clear_errors():
 
 def test_evaluate_scores_dispatch_and_errors():
     sim = user_similarity(HIST, minmax=True)
-    assert rf.evaluate_effectiveness(P2, "PUF", similarity=sim, normalization="printed") == {
+    assert rf.evaluate_effectiveness(P2, measures="PUF", similarity=sim, normalization="printed") == {
         "PUF": pytest.approx(2 * puf(P2, similarity=sim))}
-    assert rf.evaluate_effectiveness(P2, ["SD_ind", "Gini_ind"]) == {"SD_ind": pytest.approx(sd_ind(P2)),
+    assert rf.evaluate_effectiveness(P2, measures=["SD_ind", "Gini_ind"]) == {"SD_ind": pytest.approx(sd_ind(P2)),
                                                               "Gini_ind": pytest.approx(0.25)}
-    assert rf.evaluate_effectiveness(P2, "PUF", similarity=sp.csr_matrix(sim)) == {"PUF": pytest.approx(puf(P2, similarity=sim))}
+    assert rf.evaluate_effectiveness(P2, measures="PUF", similarity=sp.csr_matrix(sim)) == {"PUF": pytest.approx(puf(P2, similarity=sim))}
     with pytest.raises(ValueError, match="need the lists"):
-        rf.evaluate_effectiveness(P2, ["PUF", "ME_user"], similarity=sim)
+        rf.evaluate_effectiveness(P2, measures=["PUF", "ME_user"], similarity=sim)
     with pytest.raises(ValueError, match="pass similarity"):
-        rf.evaluate_effectiveness(P2, "PUF")
+        rf.evaluate_effectiveness(P2, measures="PUF")
     with pytest.raises(ValueError, match="not parameters"):
-        rf.evaluate_effectiveness(P2, "PUF", similarity=sim, base="P")
+        rf.evaluate_effectiveness(P2, measures="PUF", similarity=sim, base="P")
     with pytest.raises(ValueError, match="users x users"):
-        rf.evaluate_effectiveness(P2, "PUF", similarity="jaccard")
+        rf.evaluate_effectiveness(P2, measures="PUF", similarity="jaccard")
     with pytest.warns(rf.UndefinedMeasureWarning):
-        assert math.isnan(rf.evaluate_effectiveness([0.5, np.nan, 0.1], "SD_ind")["SD_ind"])
+        assert math.isnan(rf.evaluate_effectiveness([0.5, np.nan, 0.1], measures="SD_ind")["SD_ind"])
 
 
 def test_records_are_labelled_for_the_book():

@@ -28,7 +28,7 @@ run-level measures) are recomputed on each resampled run.
 >>> runs = {"a": np.array([rng.choice(20, 5, replace=False) for _ in range(40)]),
 ...         "b": np.array([np.r_[r, rng.choice(np.setdiff1d(np.arange(20), r), 2, replace=False)]
 ...                        for r in relevant])}
->>> report = compare(runs, ["NDCG", "Gini_our"], relevant=relevant, n_items=20, k=5, n_resamples=200, seed=1)
+>>> report = compare(runs, measures=["NDCG", "Gini_our"], relevant=relevant, n_items=20, k=5, n_resamples=200, resampling_seed=1)
 >>> report.values.round(3)
   run   measure  value  ci_low  ci_high
 0   a      NDCG  0.282   0.211    0.352
@@ -54,9 +54,9 @@ import pandas as pd
 import scipy.sparse as sp
 
 from ..io import files as _io
-from ..engine import evaluate_run
+from ..engine import run_plan
 from ..item_exposure import resample as _resample
-from ..registry import ALL_MEASURES, PARTS, get
+from ..registry import check_needs, get, plan
 from ..run import Run
 
 __all__ = ["compare", "adjust", "Report", "TESTS", "INTERVALS", "CORRECTIONS", "expand_measures"]
@@ -78,41 +78,18 @@ def expand_measures(measures) -> list[str]:
     >>> expand_measures(["relevance", "Gini_our"])
     ['HR', 'MRR', 'P', 'R', 'MAP', 'NDCG', 'Gini_our']
     """
-    if isinstance(measures, str):
-        measures = [measures]
-    out: list[str] = []
-    families = {s.family for s in ALL_MEASURES}
-    for name in measures:
-        if name in families:
-            out += [s.key for s in ALL_MEASURES if s.family == name]
-        elif name in PARTS.values():
-            out += [s.key for s in ALL_MEASURES if PARTS[s.family] == name]
-        else:
-            out.append(_known(name, families))
-    seen = set()
-    return [x for x in out if not (x in seen or seen.add(x))]
+    return list(plan(measures).names)
 
 
-def _known(name, families) -> str:
-    """The canonical key of measure ``name``; an unknown name is an error that suggests close names."""
-    try:
-        return get(name).key
-    except (KeyError, ValueError):
-        import difflib
-
-        choices = [s.key for s in ALL_MEASURES] + sorted(families) + list(PARTS.values())
-        close = difflib.get_close_matches(str(name), choices, n=3, cutoff=0.6) or \
-            [c for c in choices if c.lower() == str(name).lower()]
-        hint = f" Did you mean {' or '.join(close)}?" if close else ""
-        raise ValueError(f"unknown measure {name!r}.{hint} The measures: recfair.registry.names() "
-                         "(or `recfair measures`).") from None
-
-
-def _as_runs(runs, *, relevant, history, n_items, k, user_attributes, items=None, measures=(),
-             missing_users=None) -> dict[str, Run]:
+def _as_runs(runs, *, relevant, history, n_items, k, user_attributes, relevance=None, item_features=None,
+             items=None, measures=(), missing_users=None) -> dict[str, Run]:
     if not isinstance(runs, dict) or not runs:
         raise TypeError("runs must be a non-empty dict {name: top-k array, recfair.Run or run file}.")
     values = list(runs.values())
+    if (relevance is not None or item_features is not None) and not all(
+            isinstance(v, (list, tuple, np.ndarray)) for v in values):
+        raise ValueError("relevance= and item_features= go with runs given as top-k arrays (a recfair.Run or a run "
+                         "file carries its own).")
     if all(isinstance(v, Run) for v in values):
         out = dict(runs)
     elif any(isinstance(v, (str, Path, pd.DataFrame, dict)) or _io._is_ranx(v) for v in values):
@@ -134,7 +111,8 @@ def _as_runs(runs, *, relevant, history, n_items, k, user_attributes, items=None
         if n_items is None:
             raise ValueError("n_items is required with top-k arrays (the catalogue size; item-fairness measures "
                              "depend on it).")
-        out = {name: Run(top, n_items, k=k, relevant=relevant, history=history, user_attributes=user_attributes)
+        out = {name: Run(top, n_items, k=k, relevant=relevant, relevance=relevance, history=history,
+                         user_attributes=user_attributes, item_features=item_features)
                for name, top in runs.items()}
     first = next(iter(out.values()))
     for name, run in out.items():
@@ -173,9 +151,9 @@ def _mean_form(spec, run, options) -> _Linear:
 def _linear(spec, run, options) -> _Linear | None:
     if spec.per_user is not None and not run.graded:
         return _mean_form(spec, run, options)
-    if spec.family == "item_exposure":
+    if spec.computation.kind == "item_sums":        # Part I's counts have a user-additive form (None otherwise)
         form = _resample.linear_form(spec.key, run, **options)
-        if form is not None and (spec.key != "VoCD" or run.item_features is None or options.get("alpha", 2.0) >= 2):
+        if form is not None:
             return _Linear(form.statistic, form.rows, form.finish, form.rank_weights)
     return None
 
@@ -307,10 +285,11 @@ def _swapped(x: Run, y: Run, swap: np.ndarray) -> tuple[Run, Run]:
 
 # --------------------------------------------------------------------------- compare
 
-def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, baseline=None, ci: float = 0.95,
-            n_resamples: int = 1000, interval: str = "centred", test: str = "permutation", correction: str = "holm", alpha: float = 0.05,
-            seed=None, user_attributes=None, items=None, progress=None, on_undefined: str = "nan",
-            missing_users=None, **options) -> "Report":
+def compare(runs, *, measures, relevant=None, relevance=None, history=None, n_items=None, k=None, baseline=None,
+            ci: float = 0.95, n_resamples: int = 1000, interval: str = "centred", test: str = "permutation",
+            correction: str = "holm", significance: float = 0.05, resampling_seed=None, user_attributes=None,
+            item_features=None, items=None, progress=None, on_undefined: str = "nan", missing_users=None,
+            options=None, **keywords) -> "Report":
     """Score runs on registry measures with bootstrap intervals and paired significance tests.
 
     Parameters
@@ -325,8 +304,10 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
     relevant, history : per-user item lists, sparse matrices, or files (with run files)
     n_items : int
         Catalogue size (required with arrays; with files, see :func:`recfair.io.load`).
-    k : int, default 10
-        Cut-off.
+    relevance : array-like or scipy.sparse (n_users, n_items), optional
+        Graded ground truth, as in :func:`recfair.evaluate` (with top-k arrays).
+    k : int, optional
+        Cut-off; defaults to the width of the lists.
     baseline : str, optional
         Test every run against this one; default: every pair of runs.
     ci : float, default 0.95
@@ -347,11 +328,15 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
         the permutation test (the ``test`` column of :attr:`Report.tests` says which ran).
     correction : {"holm", "bh", "none"}
         Multiple-comparison correction over each measure's comparisons.
-    alpha : float, default 0.05
-        Level of the significance marks.
-    seed : int or numpy Generator, optional
+    significance : float, default 0.05
+        Level of the significance marks (named so that no measure's option is shadowed: VoCD's
+        and DPFR's ``alpha`` reach the measures).
+    resampling_seed : int or numpy Generator, optional
+        Randomness of the resamples and swaps (HD's own ``seed`` stays a measure option).
     user_attributes : pandas.DataFrame, optional
         For Part V's group measures.
+    item_features : array-like (n_items, d), optional
+        Item representations (VoCD with ``alpha < 2``), as in :func:`recfair.evaluate`.
     progress : bool, optional
         A progress bar over batches of resamples; default: shown when some measure is recomputed
         per resample (no vectorised form) on more than a thousand users.
@@ -359,8 +344,10 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
         With run files: ground-truth users without a list (see :func:`recfair.io.load`).
     on_undefined : {"nan", "warn", "raise"}, default "nan"
         For the point values (resampled values are always NaN where undefined).
-    **options
-        Measure parameters (e.g. ``gamma``), as in :func:`recfair.evaluate`.
+    options : dict of str to dict, optional
+        Per-measure options, ``{"VoCD": {"alpha": 0.3}}``, as in :func:`recfair.evaluate`.
+    **keywords
+        Plain measure parameters (e.g. ``gamma``), as in :func:`recfair.evaluate`.
 
     Returns
     -------
@@ -369,7 +356,7 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
     Examples
     --------
     >>> runs = {"x": [[0, 1], [1, 2], [2, 0]], "y": [[0, 1], [0, 1], [0, 1]]}
-    >>> report = compare(runs, ["Jain_our", "HR"], relevant=[[0], [2], [1]], n_items=4, k=2, n_resamples=50, seed=0)
+    >>> report = compare(runs, measures=["Jain_our", "HR"], relevant=[[0], [2], [1]], n_items=4, k=2, n_resamples=50, resampling_seed=0)
     >>> report.values[["run", "measure", "value"]]
       run   measure     value
     0   x  Jain_our  0.625000
@@ -387,28 +374,31 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
         raise ValueError(f"correction must be one of {CORRECTIONS}, got {correction!r}.")
     if not 0 < ci < 1:
         raise ValueError(f"ci must lie in (0, 1), got {ci!r}.")
-    if not 0 < alpha < 1:
-        raise ValueError(f"alpha must lie in (0, 1), got {alpha!r}.")
+    if not 0 < significance < 1:
+        raise ValueError(f"significance must lie in (0, 1), got {significance!r}.")
     if isinstance(n_resamples, bool) or not isinstance(n_resamples, (int, np.integer)) or n_resamples < 1:
         raise ValueError(f"n_resamples must be a positive integer, got {n_resamples!r}.")
-    names = expand_measures(measures)
-    if not names:
-        raise ValueError("measures is empty: name at least one measure.")
-    run_map = _as_runs(runs, relevant=relevant, history=history, n_items=n_items, k=k,
-                       user_attributes=user_attributes, items=items, measures=names, missing_users=missing_users)
+    the_plan = plan(measures, options=options, keywords=keywords, on_undefined=on_undefined)
+    names = list(the_plan.names)
+    run_map = _as_runs(runs, relevant=relevant, relevance=relevance, history=history, n_items=n_items, k=k,
+                       user_attributes=user_attributes, item_features=item_features, items=items, measures=names,
+                       missing_users=missing_users)
     labels = list(run_map)
     if baseline is not None and baseline not in run_map:
         raise ValueError(f"baseline {baseline!r} is not one of the runs {labels}.")
-    rng = np.random.default_rng(seed)
-    specs = [get(n) for n in names]
+    rng = np.random.default_rng(resampling_seed)
+    specs = list(the_plan.specs)
     first = run_map[labels[0]]
     m = first.n_users
     if m == 0:
         raise ValueError("the runs have no users.")
 
     # point values (evaluate_run checks that each run has what each measure needs)
-    point = {name: evaluate_run(run, names, on_undefined=on_undefined, **options) for name, run in run_map.items()}
-    per_options = {s.key: {o: v for o, v in options.items() if o in s.options} for s in specs}
+    per_options = the_plan.options
+    point = {}
+    for name, run in run_map.items():
+        check_needs(run, specs)
+        point[name] = run_plan(run, the_plan)
     forms = {(r, s.key): _linear(s, run_map[r], per_options[s.key]) for r in labels for s in specs}
     generic = [s for s in specs if any(forms[(r, s.key)] is None for r in labels)]
     if progress is None:
@@ -516,8 +506,8 @@ def compare(runs, measures, *, relevant=None, history=None, n_items=None, k=10, 
     tests["p_adjusted"] = np.nan
     for key, idx in tests.groupby("measure", sort=False).groups.items():
         tests.loc[idx, "p_adjusted"] = adjust(tests.loc[idx, "p_value"].to_numpy(), method=correction)
-    tests["significant"] = tests["p_adjusted"] <= alpha
-    return Report(values=values, tests=tests, measures=names, runs=labels, baseline=baseline, ci=ci, alpha=alpha,
+    tests["significant"] = tests["p_adjusted"] <= significance
+    return Report(values=values, tests=tests, measures=names, runs=labels, baseline=baseline, ci=ci, alpha=significance,
                   interval=interval,
                   n_resamples=int(n_resamples), test=test, correction=correction, n_users=m, reasons=reasons)
 
@@ -614,8 +604,8 @@ class Report:
 
     Examples
     --------
-    >>> report = compare({"x": [[0, 1], [2, 3]], "y": [[0, 1], [0, 1]]}, ["Gini_ori"], n_items=4, k=2,
-    ...                  n_resamples=20, seed=0)
+    >>> report = compare({"x": [[0, 1], [2, 3]], "y": [[0, 1], [0, 1]]}, measures=["Gini_ori"], n_items=4, k=2,
+    ...                  n_resamples=20, resampling_seed=0)
     >>> print(report.to_markdown().splitlines()[0])
     | run | ↓ Gini_ori |
     >>> report.tests[["run", "versus", "measure"]].values.tolist()

@@ -273,6 +273,7 @@ _STYLE = """<style>
 .recfair-explore label { display: inline-flex; align-items: center; gap: 0.4em; font-size: 0.9em; }
 .recfair-explore input[type=range] { width: 10em; }
 .recfair-explore .rfx-output { overflow-x: auto; max-width: 100%%; }
+.recfair-explore .rfx-output pre { white-space: pre-wrap; overflow-wrap: anywhere; }
 .recfair-explore img.rfx-figure { max-width: 100%%; height: auto; }
 .recfair-explore .rfx-live { flex-basis: 100%%; font-size: 0.85em; background: #fff8c5; border-radius: 4px; padding: 0.4em; }
 .recfair-explore .rfx-live textarea { display: block; width: 100%%; max-width: 22em; font-family: monospace; }

@@ -15,7 +15,7 @@ from collections.abc import Iterable
 import pandas as pd
 
 from ..joint.guidelines import FACTORS
-from ..registry import ALL_MEASURES, PARTS, MeasureSpec
+from ..registry import ALL_MEASURES, PARTS, MeasureSpec, _fmt
 
 __all__ = ["HAS", "WANTS", "KINDS", "recommend_measures", "chapter_doc", "measure_index"]
 
@@ -27,7 +27,8 @@ HAS = {
     "ranking": "a full ranking or scores for every item, not only the top-k",
     "history": "each user's train/validation items (the split the recommender learnt from)",
     "similarity": "a users x users similarity matrix (instead of computing it from the history)",
-    "item_features": "item features (vectors that say which items are similar)",
+    "item_features": "item features (vectors that say which items are similar, or the items' genres)",
+    "item_groups": "item groups: one label per item (a provider, a genre, popular head or long tail)",
     "user_attributes": "user attributes, i.e. the users' groups (e.g. gender or age groups)",
     "effectiveness": "only one effectiveness value per user (e.g. NDCG@10), no lists",
 }
@@ -42,7 +43,7 @@ WANTS = {
 
 #: The kinds of measure one can ask for, and the registry families of each.
 KINDS = {
-    "fairness": ("item_exposure", "joint", "pareto", "users", "groups"),
+    "fairness": tuple(family for family in PARTS if family != "relevance"),
     "item fairness": ("item_exposure", "joint"),
     "exposure": ("item_exposure",),
     "relevance-aware": ("joint",),
@@ -50,6 +51,8 @@ KINDS = {
     "user fairness": ("users", "groups"),
     "individual users": ("users",),
     "user groups": ("groups",),
+    "field measures": tuple(family for family in PARTS if family not in
+                            ("relevance", "item_exposure", "joint", "pareto", "users", "groups")),
     "effectiveness": ("relevance",),
     "any": tuple(PARTS),
 }
@@ -63,7 +66,7 @@ _KIND_TEXT = {"relevance": "effectiveness", "item_exposure": "exposure-based ite
               "users": "fairness to individual users", "groups": "fairness to user groups"}
 _I1 = [code for code, _ in FACTORS].index("I1")
 #: Inputs that make no sense for a run given as per-user effectiveness values only.
-_LIST_INPUTS = {"relevance", "graded", "ranking", "history", "item_features"}
+_LIST_INPUTS = {"relevance", "graded", "ranking", "history", "item_features", "item_groups"}
 
 
 def _names(values, allowed: dict, what: str) -> set[str]:
@@ -148,7 +151,7 @@ def chapter_doc(measure: str) -> str:
     from ..registry import get
 
     spec = get(measure)
-    return f"book/{FOLDERS[spec.family]}/{spec.chapter}"
+    return f"book/{FOLDERS.get(spec.family, spec.family)}/{spec.chapter}"
 
 
 def _missing(spec: MeasureSpec, has: set[str]) -> list[str]:
@@ -162,7 +165,7 @@ def _missing(spec: MeasureSpec, has: set[str]) -> list[str]:
         if "user_attributes" in spec.needs and "user_attributes" not in has:
             missing.append(_INPUT_TEXT["user_attributes"])
         return missing
-    available = {"top_k"} | (has & {"item_features", "user_attributes", "history"})
+    available = {"top_k"} | (has & {"item_features", "item_groups", "user_attributes", "history"})
     if "relevance" in has:
         available.add("relevant")
     if "ranking" in has:
@@ -203,10 +206,11 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
     wants : list of str
         Required properties (keys of :data:`WANTS`).
     kind : str
-        Which measures to consider (a key of :data:`KINDS`): ``"fairness"`` (Parts I-V),
+        Which measures to consider (a key of :data:`KINDS`): ``"fairness"`` (every part),
         ``"item fairness"`` (Parts I-II), ``"exposure"``, ``"relevance-aware"``,
         ``"joint evaluation"`` (Part III), ``"user fairness"`` (Parts IV-V),
-        ``"individual users"``, ``"user groups"``, ``"effectiveness"`` or ``"any"``.
+        ``"individual users"``, ``"user groups"``, ``"field measures"`` (the field's other
+        measures, Part VI: every part after V), ``"effectiveness"`` or ``"any"``.
     explain : bool
         Also return the measures of that kind that do not fit, with the first reason why not.
 
@@ -233,7 +237,7 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
     >>> recommend_measures(has=["ranks"])
     Traceback (most recent call last):
     ...
-    ValueError: unknown inputs ['ranks']; choose from relevance, graded, ranking, history, similarity, item_features, user_attributes, effectiveness.
+    ValueError: unknown inputs ['ranks']; choose from relevance, graded, ranking, history, similarity, item_features, item_groups, user_attributes, effectiveness.
     """
     has = _names(has, HAS, "inputs")
     wants = _names(wants, WANTS, "properties")
@@ -252,7 +256,7 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
     for spec in ALL_MEASURES:
         if spec.family not in KINDS[kind]:
             continue
-        kind_text = _KIND_TEXT[spec.family]
+        kind_text = _KIND_TEXT.get(spec.family, f"Part {PARTS[spec.family]}: {spec.family} measures")
         if spec.family == "groups" and "user_attributes" not in spec.needs:
             kind_text = "fairness to individual users (the Atkinson index that Part V decomposes)"
         why, why_not = [kind_text], None
@@ -301,6 +305,7 @@ def recommend_measures(*, has=(), wants=(), kind: str = "fairness", explain: boo
 _INPUT_TEXT = {"relevant": "relevance judgements", "ranking": "a full ranking (or scores)",
                "scores": "scores for every item", "item_features": "item features",
                "user_attributes": "user attributes (the users' groups)", "history": "each user's history",
+               "item_groups": "item groups (one label per item)",
                "rounds": "several rounds of recommendation"}
 
 
@@ -330,9 +335,3 @@ def measure_index(*, link: str = "myst") -> pd.DataFrame:
                      "range": f"[{_fmt(spec.range[0])}, {_fmt(spec.range[1])}]",
                      "needs": ", ".join(spec.needs), "chapter": chapter})
     return pd.DataFrame(rows).set_index("measure")
-
-
-def _fmt(x: float) -> str:
-    if x in (float("inf"), float("-inf")):
-        return "∞" if x > 0 else "-∞"
-    return f"{x:g}"

@@ -8,6 +8,7 @@ The symbols are module constants, so that every derivation (and the book) uses t
 from __future__ import annotations
 
 import math
+import re
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Callable, Iterable
@@ -15,7 +16,7 @@ from typing import Callable, Iterable
 import sympy as sp
 
 __all__ = [
-    "Derivation", "CheckResult", "Typeset", "as_written", "check_against", "eq", "frac", "linear_sum",
+    "Derivation", "CheckResult", "Typeset", "as_written", "check_against", "eq", "frac", "latex_rows", "linear_sum",
     "generic_branch", "m", "n", "k", "f", "r", "ell", "j", "i", "u", "s", "gamma", "beta", "x1",
     "x2", "x3", "w",
 ]
@@ -128,6 +129,102 @@ def generic_branch(expr: sp.Expr) -> sp.Expr:
 # ----------------------------------------------------------------------------------------------
 
 
+# ----------------------------------------------------------------------------------------------
+# displays that fit a phone
+# ----------------------------------------------------------------------------------------------
+
+#: widest row of a display, in :func:`latex_width` units: about 320 px of a phone's column at
+#: the book's display size (90 % of the body text; the browser check measures the real width)
+PHONE_ROW = 38
+_SCRIPT = re.compile(r"([\^_])\{([^{}]*)\}")
+_FRAC = re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}")
+
+
+def latex_width(latex: str) -> int:
+    r"""Estimated printed width of ``latex``, in glyphs: a fraction is as wide as its wider part,
+    scripts count 0.6, a command is one glyph, spacing and grouping nothing.
+
+    >>> latex_width(r"\frac{a + b}{c}"), latex_width(r"x^{2} + \log{\left(y \right)}")
+    (3, 7)
+    """
+    s = latex
+    while True:
+        t = _SCRIPT.sub(lambda mt: mt.group(1) + "\x01" * max(1, round(0.6 * latex_width(mt.group(2)))), s)
+        t = _FRAC.sub(lambda mt: "\x01" * max(latex_width(mt.group(1)), latex_width(mt.group(2))), t)
+        if t == s:
+            break
+        s = t
+    s = re.sub(r"\\(left|right|displaystyle|mathrm|operatorname|text|bigl|bigr|Bigl|Bigr|,|;|!)(?![a-zA-Z])", "", s)
+    s = re.sub(r"\\quad", "xx", s)
+    s = re.sub(r"\\[a-zA-Z]+", "X", s)
+    return len(re.sub(r"[{}\s^_&]", "", s))
+
+
+def latex_rows(expr, *, width: int = PHONE_ROW) -> str:
+    """LaTeX of a sympy relation (or expression), broken into ``aligned`` rows that fit a phone.
+
+    A display at most ``width`` (:func:`latex_width`) wide is returned as ``sp.latex`` gives it.
+    A longer one puts its right-hand side's terms on rows of at most ``width``, each continued
+    row starting with its sign under the relation (the left-hand side on a row of its own when it
+    is long itself). A single term too wide for a row stays whole.
+
+    >>> x, y = sp.symbols("x y")
+    >>> latex_rows(sp.Eq(y, x + 1))
+    'y = x + 1'
+    >>> print(latex_rows(sp.Eq(y, sum(sp.Symbol(f"a_{q}") * x ** q for q in range(12))), width=20))
+    \\begin{aligned}
+    y &= a_{0} + a_{1} x + a_{10} x^{10} + a_{11} x^{11}\\\\
+    &\\quad + a_{2} x^{2} + a_{3} x^{3} + a_{4} x^{4}\\\\
+    &\\quad + a_{5} x^{5} + a_{6} x^{6} + a_{7} x^{7}\\\\
+    &\\quad + a_{8} x^{8} + a_{9} x^{9}
+    \\end{aligned}
+    """
+    whole = sp.latex(expr)
+    if latex_width(whole) <= width:
+        return whole
+    if isinstance(expr, sp.core.relational.Relational):
+        lhs, rhs = sp.latex(expr.lhs), expr.rhs
+        relation = {"==": "=", "<=": r"\le", ">=": r"\ge", "<": "<", ">": ">", "!=": r"\ne"}[expr.rel_op]
+    else:
+        lhs, rhs, relation = "", expr, ""
+    factor, close = None, ""
+    if isinstance(rhs, sp.Mul):                   # c * (a + b + ...): c [a + b + ...], the sum in rows
+        sums = [a for a in rhs.args if isinstance(a, sp.Add)]
+        if len(sums) == 1:
+            factor = sp.latex(sp.Mul(*[a for a in rhs.args if a is not sums[0]]))
+            rhs, close = sums[0], r" \Bigr]"
+    terms = rhs.as_ordered_terms() if isinstance(rhs, sp.Add) else [rhs]
+    pieces = []
+    for index, term in enumerate(terms):
+        if term.could_extract_minus_sign():
+            pieces.append(("-", sp.latex(-term)))
+        else:
+            pieces.append(("+" if index else "", sp.latex(term)))
+    own_row = bool(lhs) and latex_width(lhs) > width // 2
+    rows, current = [], (f"{lhs} &{relation} " if lhs and not own_row else (r"&\quad " + relation + " " if lhs else ""))
+    start = latex_width(current)
+    used = start
+    if factor is not None:
+        current += factor + r" \Bigl[ "
+        used += latex_width(factor) + 1
+    for sign, body in pieces:
+        piece = f"{sign} {body}".strip() if (used > start or rows) else f"{'- ' if sign == '-' else ''}{body}"
+        cost = latex_width(piece)
+        if used > start and used + cost > width:
+            rows.append(current.rstrip())
+            current, used = r"&\quad ", 2
+            piece = f"{sign} {body}".strip()
+            cost = latex_width(piece)
+        current += piece + " "
+        used += cost
+    rows.append(current.rstrip() + close)
+    if own_row:
+        rows.insert(0, f"&{lhs}")
+    if len(rows) == 1:
+        return whole
+    return "\\begin{aligned}\n" + "\\\\\n".join(rows) + "\n\\end{aligned}"
+
+
 @dataclass(frozen=True, eq=False)
 class Derivation:
     """One achievable bound, derived step by step from the recommendation that attains it.
@@ -202,11 +299,13 @@ class Derivation:
     def markdown(self) -> str:
         """All steps as Markdown: each caption, then its relation as a display equation.
 
+        A relation too wide for a phone is broken into rows (:func:`latex_rows`).
+
         >>> from recfair.item_exposure.derivations import qf_most_unfair
         >>> qf_most_unfair().markdown().count("$$") == 2 * len(qf_most_unfair().steps)
         True
         """
-        return "\n\n".join(f"{caption}\n\n$$\n{sp.latex(expr)}\n$$" for caption, expr in self.steps)
+        return "\n\n".join(f"{caption}\n\n$$\n{latex_rows(expr)}\n$$" for caption, expr in self.steps)
 
     def show(self) -> None:
         """Display every step in a notebook (the Markdown of :meth:`markdown`)."""

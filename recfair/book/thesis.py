@@ -436,6 +436,8 @@ _P4_EFFICIENCY = [
     ("dist", "Est. PF (12 pts)", 0.01, 0.02, 0.00, 0.00, 0.01, 0.01),
     ("dist", "Est. PF (6 pts)", 0.03, 0.05, 0.00, 0.00, 0.02, 0.02),
     ("dist", "Est. PF (3 pts)", 0.03, 0.05, 0.00, 0.00, 0.03, 0.05),
+    # the same table's time of the slowest joint measure, MME, averaged over the 16 runs
+    ("minutes", "MME (per run)", 2.04, 0.03, 19.51, 0.09, 15.25, 89.13),
 ]
 
 
@@ -489,6 +491,8 @@ def paper4_efficiency() -> pd.DataFrame:
     --------
     >>> float(paper4_efficiency().loc[("min tau", "Est. PF (6 pts)"), "Lastfm"])
     0.9
+    >>> float(paper4_efficiency().loc[("minutes", "MME (per run)"), "ML-20M"])
+    89.13
     """
     frame = pd.DataFrame(_P4_EFFICIENCY, columns=["quantity", "frontier", *_P4_DATASETS])
     frame = frame.set_index(["quantity", "frontier"]).astype(float)
@@ -664,6 +668,89 @@ Ind Atk 0.658 0.674 0.760 0.755 0.693 0.692 0.675 0.667
 """,
 }
 
+# Ch. 7, the same table on JobRec (36 intersectional groups) and LFM-1B (29 groups).
+_P6_JOBREC = {
+    "NDCG": """
+Eff HR 0.054 0.033 0.044 0.021 0.057 0.044 0.065 0.057
+Eff MRR 0.037 0.023 0.017 0.009 0.048 0.033 0.046 0.045
+Eff NDCG 0.041 0.025 0.024 0.012 0.050 0.036 0.050 0.048
+Grp Min 0.000 0.000 0.000 0.000 0.000 0.000 0.000 0.000
+Grp Range 0.500 0.085 0.500 0.500 0.333 0.170 0.333 0.333
+Grp SD 0.093 0.024 0.086 0.082 0.074 0.042 0.072 0.071
+Grp MAD 0.066 0.019 0.053 0.035 0.065 0.035 0.065 0.056
+Grp Gini 0.828 0.836 0.857 0.939 0.757 0.789 0.740 0.808
+Grp Atk 0.545 0.525 0.676 0.833 0.520 0.498 0.472 0.499
+Grp CV 2.392 2.114 2.883 4.549 1.758 1.923 1.706 2.102
+Grp FStat 1.034 0.562 1.612 2.136 1.003 0.611 0.909 0.928
+Grp KL 3.208 1.445 3.969 5.855 1.873 1.747 2.060 2.279
+Grp GCE 1685.925 1979.103 1685.992 2052.498 1612.573 1759.176 1539.277 1759.185
+Ind SD 0.183 0.147 0.121 0.090 0.211 0.174 0.204 0.203
+Ind Gini 0.956 0.974 0.966 0.985 0.949 0.963 0.947 0.951
+Ind Atk 0.948 0.969 0.958 0.980 0.944 0.957 0.937 0.944
+""",
+    "P": """
+Eff HR 0.054 0.033 0.044 0.021 0.057 0.044 0.065 0.057
+Eff MRR 0.037 0.023 0.017 0.009 0.048 0.033 0.046 0.045
+Eff P 0.006 0.003 0.005 0.002 0.006 0.004 0.007 0.007
+Grp Min 0.000 0.000 0.000 0.000 0.000 0.000 0.000 0.000
+Grp Range 0.050 0.010 0.050 0.050 0.033 0.021 0.033 0.033
+Grp SD 0.010 0.003 0.010 0.008 0.008 0.005 0.009 0.008
+Grp MAD 0.008 0.003 0.008 0.004 0.007 0.005 0.009 0.007
+Grp Gini 0.800 0.800 0.827 0.911 0.742 0.791 0.725 0.769
+Grp Atk 0.509 0.480 0.641 0.758 0.498 0.508 0.466 0.455
+Grp CV 2.079 1.875 2.262 3.634 1.629 1.850 1.508 1.770
+Grp FStat 0.848 0.447 1.193 1.007 0.871 0.696 0.927 0.642
+Grp KL 2.706 1.330 3.195 4.677 1.716 1.818 2.004 1.926
+Grp GCE 1685.893 1979.080 1685.948 2052.428 1612.569 1759.183 1539.280 1759.168
+Ind SD 0.024 0.018 0.022 0.014 0.026 0.021 0.028 0.028
+Ind Gini 0.948 0.967 0.958 0.979 0.946 0.956 0.940 0.948
+Ind Atk 0.947 0.967 0.956 0.979 0.943 0.956 0.936 0.944
+""",
+}
+
+_P6_LFM1B = {
+    "NDCG": """
+Eff HR 0.658 0.661 0.609 0.618 0.451 0.317 0.375 0.317
+Eff MRR 0.409 0.408 0.347 0.357 0.266 0.174 0.199 0.160
+Eff NDCG 0.462 0.463 0.406 0.415 0.310 0.208 0.241 0.198
+Grp Min 0.232 0.262 0.254 0.252 0.109 0.060 0.090 0.043
+Grp Range 0.604 0.604 0.884 0.931 0.993 1.000 0.525 0.378
+Grp SD 0.149 0.131 0.161 0.144 0.178 0.177 0.119 0.095
+Grp MAD 0.141 0.126 0.163 0.137 0.168 0.156 0.128 0.107
+Grp Gini 0.167 0.146 0.191 0.171 0.284 0.357 0.268 0.306
+Grp Atk 0.003 0.002 0.004 0.004 0.006 0.014 0.008 0.019
+Grp CV 0.366 0.315 0.393 0.372 0.624 0.841 0.516 0.561
+Grp FStat 2.348 2.019 3.224 4.067 2.874 3.638 2.601 4.788
+Grp KL 2.608 2.740 3.447 3.139 3.001 3.489 2.885 2.354
+Grp GCE 338.843 225.901 112.993 112.988 451.823 451.872 451.824 564.768
+Ind SD 0.380 0.378 0.370 0.371 0.377 0.334 0.342 0.320
+Ind Gini 0.462 0.461 0.510 0.502 0.638 0.750 0.703 0.753
+Ind Atk 0.361 0.358 0.409 0.400 0.563 0.694 0.638 0.695
+""",
+    "P": """
+Eff HR 0.658 0.661 0.609 0.618 0.451 0.317 0.375 0.317
+Eff MRR 0.409 0.408 0.347 0.357 0.266 0.174 0.199 0.160
+Eff P 0.203 0.206 0.172 0.181 0.118 0.080 0.106 0.085
+Grp Min 0.093 0.098 0.097 0.092 0.037 0.019 0.038 0.018
+Grp Range 0.313 0.300 0.500 0.600 0.600 0.200 0.200 0.136
+Grp SD 0.076 0.068 0.089 0.095 0.102 0.042 0.048 0.040
+Grp MAD 0.081 0.075 0.082 0.081 0.079 0.045 0.051 0.046
+Grp Gini 0.212 0.197 0.229 0.234 0.339 0.316 0.251 0.313
+Grp Atk 0.004 0.004 0.005 0.006 0.008 0.016 0.008 0.023
+Grp CV 0.414 0.372 0.513 0.566 0.903 0.600 0.484 0.564
+Grp FStat 3.344 3.108 3.679 4.152 2.887 3.444 1.895 4.933
+Grp KL 2.735 2.716 3.501 3.235 3.513 2.729 2.734 2.194
+Grp GCE 338.856 225.920 113.018 113.024 451.857 451.864 451.815 564.777
+Ind SD 0.226 0.228 0.204 0.210 0.183 0.157 0.187 0.170
+Ind Gini 0.586 0.583 0.610 0.603 0.718 0.803 0.769 0.807
+Ind Atk 0.415 0.411 0.454 0.445 0.599 0.719 0.669 0.722
+""",
+}
+
+_P6_TABLES = {"ML-1M": _P6_ML1M, "JobRec": _P6_JOBREC, "LFM-1B": _P6_LFM1B}
+# Ch. 7, dataset statistics table: the number of intersectional groups N' of each dataset's test users.
+_P6_N_GROUPS = {"ML-1M": 12, "JobRec": 36, "LFM-1B": 29}
+
 # Ch. 7, appendix table of ML-1M's intersectional groups (test users): (gender, age, occupation) -> users.
 _P6_ML1M_GROUPS = [
     ("M", "18-24", "non-working", 44), ("M", "18-24", "working", 37),
@@ -690,13 +777,15 @@ def paper6_teaser() -> pd.DataFrame:
     return frame
 
 
-def paper6_results(base: str = "NDCG") -> pd.DataFrame:
-    """Paper 6's scores of the eight LLM runs on ML-1M, as printed: (level, measure) x run.
+def paper6_results(base: str = "NDCG", *, dataset: str = "ML-1M") -> pd.DataFrame:
+    """Paper 6's scores of the eight LLM runs on one dataset, as printed: (level, measure) x run.
 
     Parameters
     ----------
     base : {"NDCG", "P"}
         The per-user effectiveness the fairness scores are computed from.
+    dataset : {"ML-1M", "JobRec", "LFM-1B"}, default="ML-1M"
+        The dataset of the table (the thesis prints one table per dataset and base).
 
     Examples
     --------
@@ -704,14 +793,21 @@ def paper6_results(base: str = "NDCG") -> pd.DataFrame:
     0.015
     >>> float(paper6_results("P").loc[("Ind", "Gini"), "Qwen S"])
     0.761
+    >>> table = paper6_results(dataset="LFM-1B")
+    >>> float(table.loc[("Grp", "GCE"), "Qwen S"]), table.attrs["n_groups"]
+    (564.768, 29)
     """
-    if base not in _P6_ML1M:
-        raise ValueError(f"base must be one of {sorted(_P6_ML1M)}, got {base!r}.")
-    rows = [line.split() for line in _P6_ML1M[base].strip().splitlines()]
+    if dataset not in _P6_TABLES:
+        raise ValueError(f"dataset must be one of {list(_P6_TABLES)}, got {dataset!r}.")
+    tables = _P6_TABLES[dataset]
+    if base not in tables:
+        raise ValueError(f"base must be one of {sorted(tables)}, got {base!r}.")
+    rows = [line.split() for line in tables[base].strip().splitlines()]
     frame = pd.DataFrame([r[2:] for r in rows], index=pd.MultiIndex.from_tuples([(r[0], r[1]) for r in rows],
                                                                                    names=["level", "measure"]),
                          columns=_P6_RUNS).astype(float)
-    frame.attrs["source"] = f"thesis Ch. 7, table of the LLM runs on ML-1M ({base} as base score)"
+    frame.attrs["source"] = f"thesis Ch. 7, table of the LLM runs on {dataset} ({base} as base score)"
+    frame.attrs["n_groups"] = _P6_N_GROUPS[dataset]
     return frame
 
 

@@ -316,7 +316,51 @@ def _read_hetrec_lastfm(root: Path, info: DatasetInfo) -> Interactions:
         raw = raw.rename(columns={"id": "item_id"})
         raw["item_id"] = _normalise_ids(raw["item_id"].str.strip())
         items = raw.set_index("item_id")[[c for c in ("name", "url") if c in raw.columns]]
+    genres = _hetrec_artist_genres(root)
+    if genres is not None:
+        items = genres.to_frame() if items is None else items.join(genres, how="outer")
+        items["genres"] = items["genres"].fillna(UNTAGGED)
     return Interactions(frame, name=info.name, implicit=True, items=items)
+
+
+#: How many of Last.fm's most applied tags count as genres (see :func:`_hetrec_artist_genres`).
+LASTFM_GENRE_TAGS = 20
+#: The genre of an artist that carries none of the genre tags.
+UNTAGGED = "untagged"
+
+
+def _hetrec_artist_genres(root: Path) -> pd.Series | None:
+    """One genre per artist of HetRec Last.fm, from the tags its listeners gave it; None without tag files.
+
+    The genres are the :data:`LASTFM_GENRE_TAGS` tags applied most often in the whole dataset
+    (``user_taggedartists.dat``: one row per user, artist and tag); an artist's genre is the one of
+    them applied to it most often, ties going to the tag applied more often overall, then to the lower
+    tag id. Artists that carry none of them are :data:`UNTAGGED` (the reader fills that in for every
+    artist without tags). Needs ``tags.dat`` and ``user_taggedartists.dat`` (or its ``-timestamps``
+    variant), both in the official archive.
+    """
+    tags_path = root / "tags.dat"
+    assigned = next((root / f for f in ("user_taggedartists.dat", "user_taggedartists-timestamps.dat")
+                     if (root / f).is_file()), None)
+    if assigned is None or not tags_path.is_file():
+        return None
+    names = pd.read_csv(tags_path, sep="\t", quoting=csv.QUOTE_NONE, dtype=str, keep_default_na=False,
+                        encoding="utf-8", encoding_errors="replace")
+    names = names.set_index(names.columns[0])[names.columns[1]]
+    names.index = names.index.astype(np.int64)
+    rows = pd.read_csv(assigned, sep="\t", usecols=[1, 2], dtype=np.int64)
+    rows.columns = ["item_id", "tag"]
+    overall = rows["tag"].value_counts()
+    overall = overall.sort_index(kind="stable").sort_values(ascending=False, kind="stable")
+    genre_tags = overall.index[:LASTFM_GENRE_TAGS]
+    rank = pd.Series(np.arange(len(genre_tags)), index=genre_tags)
+    kept = rows[rows["tag"].isin(genre_tags)]
+    counts = kept.groupby(["item_id", "tag"]).size().rename("n").reset_index()
+    counts["rank"] = rank.loc[counts["tag"]].to_numpy()
+    best = counts.sort_values(["item_id", "n", "rank"], ascending=[True, False, True], kind="stable")
+    best = best.drop_duplicates("item_id")
+    index = pd.Index(best["item_id"].to_numpy(dtype=np.int64), name="item_id")
+    return pd.Series(names.reindex(best["tag"]).fillna("").to_numpy(), index=index, name="genres")
 
 
 # --- Book-Crossing ------------------------------------------------------------------------

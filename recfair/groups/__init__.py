@@ -15,7 +15,7 @@ module            what it holds
 ``derivations``   the Atkinson identity, MAD's factor, CV's maximum, GCE's zero group (sympy;
                   loaded on first use)
 ``records``       the registry records (``rf.evaluate(..., measures="Atk_group")``,
-                  ``rf.evaluate_effectiveness(effectiveness, "Atk_group", groups=attrs)``)
+                  ``rf.evaluate_effectiveness(effectiveness, measures="Atk_group", groups=attrs)``)
 ================  ==========================================================================
 
 The helpers of the module ``groupings`` are also available here (``all_groupings``, ``grp``, ``stairs`` ...).

@@ -6,7 +6,7 @@ effectiveness and ``groups=`` through :func:`recfair.evaluate_effectiveness`::
 
     rf.evaluate(top_k, n_items=n, measures=["Atk_group", "Atk_within", "Atk_ind"], relevant=test,
                 user_attributes=attrs, base="P", attributes=["gender", "age"])
-    rf.evaluate_effectiveness(ndcg_per_user, ["MAD_group", "KL_group"], groups=attrs)
+    rf.evaluate_effectiveness(ndcg_per_user, measures=["MAD_group", "KL_group"], groups=attrs)
 
 >>> [s.key for s in RECORDS][:3]
 ['Min_group', 'Range_group', 'SD_group']
@@ -20,7 +20,7 @@ import numpy as np
 
 
 from .._validation import undefined
-from ..relevance import per_user_effectiveness
+from ..relevance import effectiveness_computation, per_user_effectiveness
 from ..spec import MeasureSpec
 from . import measures as _groups
 
@@ -141,7 +141,10 @@ def _group_record(key):
     undefined_cases = "some user's effectiveness is undefined (no relevant item)"
     if key in _GROUP_UNDEFINED:
         undefined_cases += "; " + _GROUP_UNDEFINED[key]
+    needs = ("top_k", "relevant") if key == "Atk_ind" else ("top_k", "relevant", "user_attributes")
     return MeasureSpec(
+        computation=effectiveness_computation(key, _group_from_effectiveness(key), whole=True,
+                                              grouped="user_attributes" in needs),
         key=key, label=label, symbol=_GROUP_FORMULAS[key].split(" = ")[0], formula=_GROUP_FORMULAS[key],
         family="groups", paper=6, version="single", higher_is_better=key in _groups.HIGHER_IS_FAIRER,
         range=_groups.RANGES[key],

@@ -368,9 +368,9 @@ def _evaluate(args) -> int:
         parts = []
         for keys, graded, options in groups:
             runs = {name: data.run(name, graded=graded) for name in names}
-            parts.append(compare(runs, keys, k=data.k, baseline=args.baseline, ci=args.ci,
+            parts.append(compare(runs, measures=keys, k=data.k, baseline=args.baseline, ci=args.ci,
                                  n_resamples=args.resamples, test=args.test, correction=args.correction,
-                                 seed=args.seed, progress=sys.stderr.isatty(), **options))
+                                 resampling_seed=args.seed, progress=sys.stderr.isatty(), **options))
         report = _merge(parts, measures, notes=[policy])
     else:
         frames = [data.evaluate(keys, names=names, **options) for keys, _, options in groups]

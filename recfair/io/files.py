@@ -774,7 +774,7 @@ def _reason(run, key, options) -> str:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         try:
-            evaluate_run(run, [key], on_undefined="warn", **taken)
+            evaluate_run(run, measures=[key], on_undefined="warn", **taken)
         except (ValueError, TypeError) as err:
             return str(err)
     text = " ".join(dict.fromkeys(str(w.message) for w in caught))

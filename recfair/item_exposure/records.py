@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..spec import MeasureSpec
+from ..spec import Computation, MeasureSpec
 from . import bounds as _bounds
 from . import measures as _ie
 from . import search as _search
@@ -44,9 +44,37 @@ _NO_USERS = "no users (m = 0: no slots)"
 _EMPTY = ("the achievable range is empty (0/0): k = n, or m = 1 (then km < n)")
 
 
+def _rank_counts(run, *, weights=None) -> dict:
+    """The block state of every Part I measure: how often each item fills each rank (user weights: multiplicities)."""
+    if weights is None:
+        counts = _ie.RankCounts.of(run.top_k, n_items=run.n_items)
+    else:
+        weights = np.asarray(weights, dtype=np.float64)
+        if weights.shape != (run.n_users,) or (weights < 0).any() or (weights != np.round(weights)).any():
+            raise ValueError("Part I's rank counts take one non-negative whole weight per user "
+                             f"({run.n_users}), got shape {weights.shape}.")
+        k = run.k
+        flat = (run.top_k * k + np.arange(k)).ravel()
+        table = np.bincount(flat, weights=np.repeat(weights, k), minlength=run.n_items * k)
+        counts = _ie.RankCounts(np.rint(table).astype(np.int64).reshape(run.n_items, k), int(weights.sum()))
+    return {"counts": counts, "_n_items": run.n_items, "_item_features": run.item_features}
+
+
+def _item_exposure_computation(key) -> Computation:
+    def finish(state, *, on_undefined="warn", **options):
+        extra = {"item_features": state["_item_features"]} if key == "VoCD" else {}
+        return _ie.from_rank_counts(key, state["counts"], n_items=state["_n_items"], on_undefined=on_undefined,
+                                    **options, **extra)
+
+    # VoCD: a gap per pair of recommended items (O(mk + n log n) from sorted counts at the default alpha = 2)
+    cost = "O(mk + n²)" if key == "VoCD" else "O(mk)"
+    return Computation("item_sums", partial=_rank_counts, finish=finish, cost=cost, state="n × k counts")
+
+
 def _item_exposure(key, label, symbol, formula, func, version, higher, description, reference, chapter,
                    undefined, *, value_range=(0.0, 1.0)):
     return MeasureSpec(
+        computation=_item_exposure_computation(key),
         key=key, label=label, symbol=symbol, formula=formula, family="item_exposure", paper=1,
         version=version, higher_is_better=higher, range=value_range, needs=("top_k",),
         compute=_item_exposure_compute(key), func=func, description=description, reference=reference,

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..spec import MeasureSpec
+from ..spec import Computation, MeasureSpec, mean_state
 from . import bounds as _joint_bounds
 from . import guidelines as _guidelines
 from . import measures as _joint
@@ -60,6 +60,39 @@ def _joint_per_user(key):
     return per_user
 
 
+def _joint_computation(key, needs) -> Computation:
+    cost = "O(mn)" if "ranking" in needs or "scores" in needs else "O(mk)"
+    if key in _joint.PER_USER:
+        def partial(run, *, weights=None, **options):
+            values, reason = _joint.per_user_block(key, run, **options)
+            return {**mean_state(values, weights=weights), "reason": reason}
+
+        def merge(a, b):
+            return {"sum": a["sum"] + b["sum"], "defined": a["defined"] + b["defined"],
+                    "users": a["users"] + b["users"], "reason": a["reason"] if a["reason"] is not None else b["reason"]}
+
+        def finish(state, *, on_undefined="warn", **options):
+            return _joint.finish_mean(key, state["sum"].value, n_users=state["users"], n_defined=state["defined"],
+                                      reason=state["reason"], on_undefined=on_undefined)
+
+        return Computation("per_user", partial=partial, finish=finish, merge=merge, cost=cost,
+                           state="a sum, 2 counts")
+    if key in _joint.ITEM_SUMS:
+        def partial(run, *, weights=None, **options):
+            if weights is not None:
+                raise ValueError(f"{key}'s per-item sums take no user weights.")
+            return {"sums": _joint.item_sums_block(key, run, **options), "users": run.n_users,
+                    "_n_items": run.n_items, "_k": run.k}
+
+        def finish(state, *, on_undefined="warn", **options):
+            return _joint.finish_item_sums(key, state["sums"], n_users=state["users"], n_items=state["_n_items"],
+                                           k=state["_k"], on_undefined=on_undefined, **options)
+
+        return Computation("item_sums", partial=partial, finish=finish, cost=cost,
+                           state="2k sums" if key == "HD" else "per-item sums")
+    return Computation("run", cost="O(n²)", state="no: item pairs")
+
+
 _CHAPTERS = {"IAA": "iaa", "IFD": "ifd", "HD": "hd", "MME": "mme-ibo-iwo", "IBO": "mme-ibo-iwo",
              "IWO": "mme-ibo-iwo", "II-F": "iif-aif", "AI-F": "iif-aif"}
 
@@ -67,6 +100,7 @@ _CHAPTERS = {"IAA": "iaa", "IFD": "ifd", "HD": "hd", "MME": "mme-ibo-iwo", "IBO"
 def _joint_spec(key, label, symbol, formula, version, paper, higher, description, reference, undefined, *,
            needs=("top_k", "relevant"), value_range=(0.0, 1.0), options=None):
     return MeasureSpec(
+        computation=_joint_computation(key, needs),
         key=key, label=label, symbol=symbol, formula=formula, family="joint", paper=paper, version=version,
         higher_is_better=higher, range=value_range, needs=needs, compute=_joint_compute(key), func=_joint.FUNCTIONS[key],
         description=description, reference=reference, undefined=undefined, options=dict(options or {}),

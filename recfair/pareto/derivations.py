@@ -1,8 +1,9 @@
 r"""The teaser of Paper 4 (thesis Fig. 5.1), derived exactly with sympy.
 
-The teaser's frontier is a quarter circle with centre :math:`(c, c) = (0.2, 0.2)` and radius
-:math:`\rho = 0.8`, from the most relevant end :math:`(1.0, 0.2)` to the fairest end
-:math:`(0.2, 1.0)` (x: relevance, y: fairness). DPFR's reference point :math:`s_\alpha` is the
+The thesis draws a made-up frontier from the most relevant end :math:`(1.0, 0.2)` to the fairest
+end :math:`(0.2, 1.0)` (x: relevance, y: fairness) and prints its midpoint, (0.766, 0.766), without
+naming the curve. Read here as a quarter circle with centre :math:`(c, c) = (0.2, 0.2)` and radius
+:math:`\rho = 0.8`, which joins the two ends and has exactly that midpoint (an inference). DPFR's reference point :math:`s_\alpha` is the
 point whose arc length from the most relevant end is :math:`\alpha` times the frontier's length;
 :func:`teaser_reference_point` derives it, :func:`teaser_distances` gives the exact DPFR of the
 teaser's three models, and :func:`check_teaser` compares the derivation with the library's

@@ -21,9 +21,9 @@ import inspect
 
 import numpy as np
 
-from .._validation import check_on_undefined, undefined
+from .._validation import check_on_undefined
 from .blocks import ACCUMULABLE, Accumulator, effectiveness_hook
-from ..registry import check_needs, get
+from ..registry import effectiveness_plan, plan, warn_undefined_users
 from ..run import Run
 from .streaming import check_client, evaluate_long, is_dask_collection, is_long_source, map_merge
 
@@ -73,7 +73,7 @@ def _rows(x, a: int, b: int, name: str | None = None):
 
 def _accumulate_rows(block, *, measures, n_items, k, on_undefined, item_features, options) -> Accumulator:
     """A task: the Accumulator of one block of users (``block``: their rows of each input)."""
-    acc = Accumulator(measures, n_items=n_items, k=k, on_undefined=on_undefined, item_features=item_features,
+    acc = Accumulator(measures=measures, n_items=n_items, k=k, on_undefined=on_undefined, item_features=item_features,
                       **options)
     acc.update(block["top_k"], **{name: value for name, value in block.items() if name != "top_k"})
     return acc
@@ -85,7 +85,7 @@ def _accepts_client(hook) -> bool:
 
 def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None, scores=None, ranking=None,
              history=None, rounds=None, item_features=None, user_attributes=None, on_undefined="warn", client=None,
-             **options) -> dict[str, float]:
+             options=None, **keywords) -> dict[str, float]:
     """:func:`recfair.evaluate` with a client or an out-of-memory run (its parameters; see the module)."""
     client = check_client(client)
     check_on_undefined(on_undefined)
@@ -96,21 +96,22 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
                                  f"frames; {name}= is not supported with it.")
         return evaluate_long(top_k, n_items=n_items, measures=measures, k=k, relevant=relevant, history=history,
                              scores=scores, user_attributes=user_attributes, on_undefined=on_undefined, client=client,
-                             item_features=item_features, **options)
+                             item_features=item_features, options=options, **keywords)
     if scores is not None and wants(None, scores):
         return _scores_in_blocks(top_k, n_items=n_items, measures=measures, k=k, relevant=relevant,
                                  relevance=relevance, scores=scores, history=history, item_features=item_features,
-                                 user_attributes=user_attributes, on_undefined=on_undefined, client=client, **options)
+                                 user_attributes=user_attributes, on_undefined=on_undefined, client=client,
+                                 options=options, **keywords)
     run = Run(top_k, n_items, k=k, relevant=relevant, scores=scores, ranking=ranking, history=history,
               relevance=relevance, rounds=rounds, user_attributes=user_attributes, item_features=item_features)
-    probe = _Plan(measures, options, run)
+    probe = plan(measures, options=options, keywords=keywords, on_undefined=on_undefined, run=run)
     out = {}
     linear = [s.key for s in probe.specs if s.key in ACCUMULABLE and run.rounds is None
-              and (s.key != "IFD_div_ori" or run.scores is not None or run._ranking is None)]
+              and ("ranking" not in s.needs or run.scores is not None or run._ranking is None)]
     if linear:
-        lin_opts = {o: v for o, v in options.items() if any(o in get(key).options for key in linear)}
-        total = Accumulator(linear, n_items=run.n_items, k=run.k, on_undefined=on_undefined,
-                            item_features=run.item_features, **lin_opts)
+        lin_opts = {key: probe.options[key] for key in linear}
+        total = Accumulator(measures=linear, n_items=run.n_items, k=run.k, on_undefined=on_undefined,
+                            item_features=run.item_features, options=lin_opts)
         if client is None:
             total.update(run.top_k, relevance=run.relevance_values if run.has("relevant") else None,
                          scores=run.scores, history=run.history, user_attributes=run.user_attributes)
@@ -120,7 +121,7 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
             blocks = [{name: _rows(value, a, b) for name, value in inputs.items()}
                       for a, b in partitions(run.n_users, client)]
             kwargs = dict(measures=linear, n_items=run.n_items, k=run.k, on_undefined=on_undefined,
-                          item_features=run.item_features, options=lin_opts)
+                          item_features=run.item_features, options={"options": lin_opts})
             total = map_merge(client, _accumulate_rows, blocks, kwargs, total)
         out.update(total.result())
     for spec in probe.specs:
@@ -131,40 +132,15 @@ def evaluate(top_k, *, n_items, measures, k=None, relevant=None, relevance=None,
     return {name: out[name] for name in probe.names}
 
 
-class _Plan:
-    """Names, records and per-measure options of a call, validated as :func:`recfair.evaluate` does."""
-
-    def __init__(self, measures, options, run=None):
-        acc_like = measures if not isinstance(measures, str) else [measures]
-        try:
-            self.names = list(acc_like)
-        except TypeError:
-            raise TypeError(f"measures must be a name or a list of names, got {type(measures).__name__}.") from None
-        if not self.names:
-            raise ValueError("measures is empty: name at least one measure.")
-        self.specs = [get(name) for name in self.names]
-        if len(set(self.names)) != len(self.names):
-            raise ValueError(f"measures lists {sorted({m for m in self.names if self.names.count(m) > 1})} "
-                             "more than once.")
-        if run is not None:
-            check_needs(run, self.specs)
-        known = {opt for spec in self.specs for opt in spec.options}
-        unknown = sorted(set(options) - known)
-        if unknown:
-            raise ValueError(f"option(s) {unknown} are not parameters of any requested measure "
-                             f"(their parameters: {sorted(known) or 'none'}).")
-        self.options = {s.key: {o: v for o, v in options.items() if o in s.options} for s in self.specs}
-
-
 def _scores_in_blocks(top_k, *, n_items, measures, k, relevant, relevance, scores, history, item_features,
-                      user_attributes, on_undefined, client, **options):
+                      user_attributes, on_undefined, client, options=None, **keywords):
     """An in-memory run whose scores come in blocks (Dask array or callback): the Accumulator over row blocks."""
     n_users = int(scores.shape[0]) if hasattr(scores, "shape") else (None if top_k is None else len(top_k))
     if n_users is None:
         raise ValueError("scores given as a callback need top_k (or users) to know how many users there are.")
-    total = Accumulator(measures, n_items=n_items, k=10 if k is None and top_k is None else
+    total = Accumulator(measures=measures, n_items=n_items, k=10 if k is None and top_k is None else
                         (k if k is not None else np.asarray(top_k[:1]).shape[1]), on_undefined=on_undefined,
-                        item_features=item_features, **options)
+                        item_features=item_features, options=options, **keywords)
     for a, b in partitions(n_users, None, task_users=max(1, (1 << 24) // max(int(n_items), 1))):
         users = np.arange(a, b)
         if callable(scores) and not hasattr(scores, "shape"):
@@ -222,31 +198,29 @@ def evaluate_per_user(func, top_k, *, n_items, measures, users=None, client=None
         client.cancel(futures)
     frame = pd.concat([pieces[s] for s in sorted(pieces)], ignore_index=True)
     frame.index = index
-    for name in frame.columns:
-        n_undefined = int(frame[name].isna().sum())
-        if n_undefined and on_undefined != "nan":
-            undefined(name, f"{n_undefined} of {run.n_users} users have no defined value (NaN)", on_undefined)
+    warn_undefined_users(frame, run.n_users, on_undefined)
     return frame
 
 
-def evaluate_effectiveness(func, effectiveness, measures, *, client=None, **kwargs):
+def evaluate_effectiveness(func, effectiveness, *, measures, client=None, options=None, on_undefined="warn",
+                           similarity=None, groups=None, **keywords):
     """The per-user-effectiveness entry point (``func``) with ``client`` passed to the measures that take it.
 
     The measures computed from one value per user are linear in the users except PUF, whose
     pair blocks run on the cluster when its hook accepts ``client=``; the others are computed here.
     """
     client = check_client(client)
-    names = [measures] if isinstance(measures, str) else list(measures)
-    specs = [get(name) for name in names]
-    pairwise = [s for s in specs if _accepts_client(effectiveness_hook(s))]
+    the_plan = effectiveness_plan(measures, options=options, keywords=keywords, on_undefined=on_undefined)
+    pairwise = [s for s in the_plan.specs if _accepts_client(effectiveness_hook(s))]
     out = {}
-    rest = [s.key for s in specs if s not in pairwise]
+    rest = [s.key for s in the_plan.specs if s not in pairwise]
     if rest:
-        own = {o: v for o, v in kwargs.items() if o in ("similarity", "groups", "on_undefined")
-               or any(o in s.options for s in specs if s.key in rest)}
-        out.update(func(effectiveness, rest, **own))
+        out.update(func(effectiveness, measures=rest, similarity=similarity, groups=groups, on_undefined=on_undefined,
+                        options={key: the_plan.options[key] for key in rest}))
     for spec in pairwise:
         hook = effectiveness_hook(spec)
-        own = {o: v for o, v in kwargs.items() if o in inspect.signature(hook).parameters}
-        out[spec.key] = float(hook(effectiveness, client=client, **own))
-    return {name: out[name] for name in names}
+        data = {name: value for name, value in (("similarity", similarity), ("groups", groups),
+                                                  ("on_undefined", on_undefined))
+                if name in inspect.signature(hook).parameters}
+        out[spec.key] = float(hook(effectiveness, client=client, **data, **the_plan.options[spec.key]))
+    return {name: out[name] for name in the_plan.names}

@@ -142,7 +142,7 @@ def _scores_block(scores, users: np.ndarray, n_items: int):
 def accumulate_range(rng: UserRange, *, source, relevant, history, scores, user_attributes, measures, n_items, k,
                      on_undefined, columns, options) -> Accumulator:
     """An :class:`~recfair.Accumulator` over the users of one range (a task on a cluster, or a local step)."""
-    acc = Accumulator(measures, n_items=n_items, k=k, on_undefined=on_undefined, **options)
+    acc = Accumulator(measures=measures, n_items=n_items, k=k, on_undefined=on_undefined, **options)
     user, item, rank = columns
     frame = _read(source, [user, item, rank], rng)
     if frame is None or len(frame) == 0:
@@ -284,13 +284,13 @@ def evaluate_long(top_k, *, n_items, measures, k=None, relevant=None, history=No
         k = _max_rank(top_k, rank)
     k = check_positive_int(k, "k")
     options = dict(options, **({"item_features": item_features} if item_features is not None else {}))
-    Accumulator(measures, n_items=n_items, k=k, on_undefined=on_undefined, **options)   # fail fast on bad names
+    Accumulator(measures=measures, n_items=n_items, k=k, on_undefined=on_undefined, **options)   # fail fast on bad names
     lo, hi, rows = _user_bounds(top_k, user)
     ranges = user_ranges(lo, hi, rows, k, block_users)
     kwargs = dict(source=top_k, relevant=relevant, history=history, scores=scores, user_attributes=user_attributes,
                   measures=measures, n_items=n_items, k=k, on_undefined=on_undefined, columns=tuple(columns),
                   options=options)
-    total = Accumulator(measures, n_items=n_items, k=k, on_undefined=on_undefined, **options)
+    total = Accumulator(measures=measures, n_items=n_items, k=k, on_undefined=on_undefined, **options)
     if client is None or any(is_dask_collection(x) for x in (top_k, relevant, history, scores)):
         # Dask collections are read range by range from here: each range's rows are computed by the
         # active scheduler (the client's cluster when there is one), the Accumulator runs here

@@ -14,7 +14,7 @@ module          what it holds
 ``generators``  the synthetic studies: relevance steps, Weibull / normal similarity,
                 MostFair / MostUnfair pairings, the gamma mixing, PUF's extreme cases
 ``records``     the registry records (``rf.evaluate(..., measures="PUF")``,
-                ``rf.evaluate_effectiveness(effectiveness, "PUF", similarity=sim)``)
+                ``rf.evaluate_effectiveness(effectiveness, measures="PUF", similarity=sim)``)
 ==============  ==========================================================================
 
 Registry names: ``PUF`` (chapter ``user-puf``); ``SD_ind``, ``Gini_ind``, ``ME_user``,

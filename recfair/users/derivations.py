@@ -57,8 +57,8 @@ def puf_most_unfair(*, normalization: str = "mean") -> Derivation:
     """
     c = _factor(normalization)
     pairs = m * (m - 1) / 2
-    total = Typeset(r"\sum_{u<u'} \mathrm{sim}(u,u')\,|S(u)-S(u')|")
-    gaps = Typeset(r"\sum_{u<u'} |S(u)-S(u')|")
+    total = Typeset(r"\sum_{u<u'} s_{uu'}\, g_{uu'}")
+    gaps = Typeset(r"\sum_{u<u'} g_{uu'}")
     two_level = a * (m - a)
     stationary = sp.solve(sp.diff(two_level, a), a)[0]
     best = sp.floor(m / 2) * sp.ceiling(m / 2)
@@ -66,14 +66,16 @@ def puf_most_unfair(*, normalization: str = "mean") -> Derivation:
     even = sp.simplify(c * (m / 2) ** 2 / pairs)
     odd = sp.simplify(c * ((m - 1) / 2) * ((m + 1) / 2) / pairs)
     steps = (
-        ("Similarities are at most 1, so the weighted sum is at most the plain sum of gaps "
+        ("Write $s_{uu'} = \\mathrm{sim}(u,u')$ and $g_{uu'} = |S(u)-S(u')|$ for a pair's similarity "
+         "and gap. Similarities are at most 1, so the weighted sum is at most the plain sum of gaps "
          "(equal when every pair with a gap has similarity 1)", sp.Le(total, gaps)),
-        ("The sum of gaps is convex in each S(u), so its maximum over [0, 1]^m is at a vertex: "
-         "a users at S = 1 and m - a at S = 0; each of the a(m - a) mixed pairs has gap 1",
+        ("The sum of gaps is convex in each $S(u)$, so its maximum over $[0, 1]^m$ is at a vertex: "
+         "$a$ users at $S = 1$ and $m - a$ at $S = 0$; each of the $a(m - a)$ mixed pairs has gap 1",
          eq(gaps, two_level)),
-        ("Setting the derivative in a to zero", eq(sp.diff(two_level, a), 0)),
-        ("gives a = m/2; with whole users, a = floor(m/2)", eq(a, stationary)),
-        ("Dividing by the number of unordered pairs" + (" (times 2, the printed factor)" if c == 2 else ""),
+        ("Setting the derivative in $a$ to zero", eq(sp.diff(two_level, a), 0)),
+        (r"gives $a = m/2$; with whole users, $a = \lfloor m/2 \rfloor$", eq(a, stationary)),
+        ("Dividing by the number of unordered pairs, $m(m-1)/2$"
+         + (" (times 2, the printed factor)" if c == 2 else ""),
          eq(Typeset(r"\max \mathrm{PUF}"), result)),
     )
     return Derivation(

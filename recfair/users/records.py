@@ -21,9 +21,11 @@ from collections import OrderedDict
 
 import numpy as np
 
-from ..relevance import per_user_effectiveness
+from ..relevance import effectiveness_computation, per_user_effectiveness
 from .._validation import undefined
-from ..spec import MeasureSpec
+from dataclasses import replace
+
+from ..spec import Computation, MeasureSpec
 from . import measures as _m
 from .similarity import KINDS, UserSimilarity
 
@@ -224,3 +226,15 @@ RECORDS = (
         chapter="user-individual",
     ),
 )
+
+
+def _computation(spec) -> Computation:
+    if spec.key in ("SD_ind", "Gini_ind"):          # functions of every user's effectiveness S(u)
+        return effectiveness_computation(spec.key, spec.from_effectiveness, whole=False, grouped=False)
+    # PUF: a product per pair of users from S(u) and the similarity; the envy measures: every user's relevant
+    # items looked up in every other user's list; UF: the k x k item distances of every pair of similar users
+    cost = {"PUF": "O(m²)", "UF": "O(m²k²)"}.get(spec.key, "O(m²k)")
+    return Computation("pairs", cost=cost, state="no: user pairs")
+
+
+RECORDS = tuple(replace(spec, computation=_computation(spec)) for spec in RECORDS)
