@@ -88,7 +88,7 @@ def test_catalogue_warning_and_bad_input_exit_non_zero(files, tmp_path):
     out = _cli("evaluate", tmp / "a.trec", "--n-items", 30, "-m", "NOPE")
     assert out.returncode == 1 and "unknown measure 'NOPE'" in out.stderr
     out = _cli("evaluate", tmp / "a.trec", "--n-items", 30, "-m", "Gini_orig")
-    assert out.returncode == 1 and "Did you mean Gini_ori" in out.stderr
+    assert out.returncode == 1 and "did you mean Gini_ori" in out.stderr
     out = _cli("evaluate", tmp / "a.trec", "--n-items", 30, "--items", tmp / "items.txt", "-m", "NDCG")
     assert out.returncode == 2 and "not allowed with" in out.stderr        # argparse: mutually exclusive
 

@@ -214,7 +214,7 @@ def test_report_csv_has_values_tests_and_notes(small):
     import io as stdio
 
     runs, relevant, n, k = small
-    report = rf.compare(runs, ["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=30, seed=0)
+    report = rf.compare(runs, measures=["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=30, resampling_seed=0)
     frame = pd.read_csv(stdio.StringIO(report.to_csv()))
     assert set(frame["kind"]) == {"value", "test", "note"}
     values = frame[frame["kind"] == "value"]
@@ -236,8 +236,8 @@ def test_small_values_keep_significant_digits_and_digits_sets_them():
 
 def test_the_test_that_ran_is_shown_beside_the_mark(small):
     runs, relevant, n, k = small
-    report = rf.compare(runs, ["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=200, seed=0,
-                        test="t", alpha=0.5)
+    report = rf.compare(runs, measures=["NDCG", "Gini_our"], relevant=relevant, n_items=n, k=k, n_resamples=200, resampling_seed=0,
+                        test="t", significance=0.5)
     used = report.tests.groupby("measure")["test"].agg(set)
     assert used["NDCG"] == {"t"} and used["Gini_our"] == {"permutation"}
     legend = report._legend()
@@ -252,8 +252,8 @@ def test_latex_compiles_with_booktabs(small, tmp_path):
     import subprocess
 
     runs, relevant, n, k = small
-    report = rf.compare({"run_é & 50%": runs["a"], "b": runs["b"]}, ["NDCG", "Gini_our", "Ent_ori"],
-                        relevant=relevant, n_items=n, k=k, n_resamples=30, seed=0)
+    report = rf.compare({"run_é & 50%": runs["a"], "b": runs["b"]}, measures=["NDCG", "Gini_our", "Ent_ori"],
+                        relevant=relevant, n_items=n, k=k, n_resamples=30, resampling_seed=0)
     report.reasons[("b", "Ent_ori")] = "an explanation with n_items, 100% & {braces}"
     tex = report.to_latex(label="tab:runs")
     assert "↑" not in tex and "↓" not in tex and "n_items" not in tex.replace(r"n\_items", "")

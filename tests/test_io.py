@@ -439,15 +439,15 @@ def test_evaluate_on_a_run_file_points_to_the_reader(tmp_path):
 def test_compare_on_files_keeps_the_doors(tmp_path):
     users, items, top, relevant, run, qrels, want = _files(tmp_path)
     with pytest.raises(ValueError, match="Gini_ori depend"):
-        rf.compare({"a": run}, ["Gini_ori"], relevant=qrels, n_resamples=10, k=4)
+        rf.compare({"a": run}, measures=["Gini_ori"], relevant=qrels, n_resamples=10, k=4)
     extra = tmp_path / "more.qrels"
     extra.write_text(qrels.read_text() + "ghost 0 i001 1\n")
     with pytest.raises(ValueError, match="1 of the 13 ground-truth users have no list"):
-        rf.compare({"a": run}, ["MRR"], relevant=extra, items=items, n_resamples=10, k=4)
-    report = rf.compare({"a": run}, ["MRR"], relevant=extra, items=items, n_resamples=10, k=4, missing_users="drop")
+        rf.compare({"a": run}, measures=["MRR"], relevant=extra, items=items, n_resamples=10, k=4)
+    report = rf.compare({"a": run}, measures=["MRR"], relevant=extra, items=items, n_resamples=10, k=4, missing_users="drop")
     assert report.values["value"].iloc[0] == pytest.approx(want["MRR"])
     with pytest.raises(ValueError, match="point values only"):
-        rf.compare({"a": run}, ["MRR"], relevant=extra, items=items, n_resamples=10, k=4, missing_users="zero")
+        rf.compare({"a": run}, measures=["MRR"], relevant=extra, items=items, n_resamples=10, k=4, missing_users="zero")
 
 
 def test_compare_on_graded_files_gives_graded_measures_their_grades(tmp_path):
@@ -456,10 +456,10 @@ def test_compare_on_graded_files_gives_graded_measures_their_grades(tmp_path):
     graded.write_text("".join(line.rsplit(" ", 1)[0] + f" {1 + j % 3}\n"
                               for j, line in enumerate(qrels.read_text().splitlines())))
     data = rio.load(run, relevant=graded, items=items)
-    report = rf.compare({"a": run}, ["IAA_ori", "Gini_ori"], relevant=graded, items=items, k=4, n_resamples=10)
+    report = rf.compare({"a": run}, measures=["IAA_ori", "Gini_ori"], relevant=graded, items=items, k=4, n_resamples=10)
     assert report.values.set_index("measure")["value"].to_dict() == pytest.approx(
         data.evaluate(["IAA_ori", "Gini_ori"]).set_index("measure")["value"].to_dict())
     assert report.values.set_index("measure")["value"]["IAA_ori"] != pytest.approx(
         rio.load(run, relevant=qrels, items=items).evaluate(["IAA_ori"])["value"].iloc[0])
     with pytest.raises(ValueError, match="the ground truth is graded"):
-        rf.compare({"a": run}, ["IAA_ori", "NDCG"], relevant=graded, items=items, k=4, n_resamples=10)
+        rf.compare({"a": run}, measures=["IAA_ori", "NDCG"], relevant=graded, items=items, k=4, n_resamples=10)

@@ -742,7 +742,7 @@ class RunSet:
             for keys, graded in self.split(measures):
                 runs.update(dict.fromkeys(keys, self.run(name, graded=graded)))
                 taken = {o: v for o, v in options.items() if any(o in get(key).options for key in keys)}
-                values.update(evaluate_run(runs[keys[0]], keys, on_undefined="nan", **taken))
+                values.update(evaluate_run(runs[keys[0]], measures=keys, on_undefined="nan", **taken))
             for key in measures:
                 value, reason = values[key], ""
                 if self.missing_users == "zero" and self.n_missing and get(key).family == "relevance":
