@@ -317,6 +317,10 @@ class Plan:
     Made by :func:`plan`; every entry point (:func:`evaluate`, :func:`evaluate_per_user`,
     :func:`evaluate_effectiveness`, :func:`recfair.compare`, :class:`recfair.Accumulator`, the
     Dask path and the command line) works from one.
+
+    >>> p = plan(["NDCG", "Ent_ori"], options={"Ent_ori": {"base": 2}})
+    >>> p.names, p.options["Ent_ori"]
+    (('NDCG', 'Ent_ori'), {'base': 2})
     """
 
     names: tuple[str, ...]
