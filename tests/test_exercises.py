@@ -269,7 +269,7 @@ def _check_outputs(nb) -> list[str]:
     return out
 
 
-PARTS = ["foundations", "part-1", "part-2", "part-3", "part-4", "part-5"]
+PARTS = ["foundations", "part-1", "part-2", "part-3", "part-4", "part-5", "part-6"]
 
 
 @pytest.mark.parametrize("slug", PARTS)
