@@ -119,3 +119,81 @@ def test_no_citation_of_thesis_lines_or_labels():
     hits = [f"{p.relative_to(root)}:{i}: {line.strip()[:80]}" for p in files
             for i, line in enumerate(p.read_text(encoding="utf-8").splitlines(), 1) if SOURCE_CITATION.search(line)]
     assert not hits, "\n".join(hits)
+
+
+# --- the book's code calls recfair the way recfair is called ----------------------------------
+import ast  # noqa: E402
+import json  # noqa: E402
+
+_ROOT = Path(__file__).resolve().parents[1]
+_CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(.*?)^```", re.S | re.M)
+
+
+def _code_cells():
+    """Every code cell of the chapters and classroom notebooks, as (where, source)."""
+    for path in sorted((_ROOT / "book").rglob("*.md")):
+        if "_build" in path.parts:
+            continue
+        for i, match in enumerate(_CELL.finditer(path.read_text(encoding="utf-8"))):
+            body = "\n".join(line for line in match.group(1).splitlines() if not line.startswith(":"))
+            yield f"{path.relative_to(_ROOT)} cell {i}", body
+    for path in sorted((_ROOT / "notebooks").rglob("*.ipynb")):
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        for i, cell in enumerate(cells):
+            if cell["cell_type"] == "code":
+                yield f"{path.relative_to(_ROOT)} cell {i}", "".join(cell["source"])
+
+
+def _resolve(node):
+    """The recfair object a call's ``rf.a.b`` names, or None when it does not name one."""
+    chain = []
+    while isinstance(node, ast.Attribute):
+        chain.append(node.attr)
+        node = node.value
+    if not (isinstance(node, ast.Name) and node.id in {"rf", "recfair"}) or not chain:
+        return None
+    target = recfair
+    for name in reversed(chain):
+        try:
+            target = getattr(target, name)
+        except AttributeError:
+            return None
+    return target if callable(target) else None
+
+
+def _bad_calls(source):
+    """Calls of recfair's public functions in ``source`` that their signatures refuse."""
+    lines = [line for line in source.splitlines() if not line.lstrip().startswith(("%", "!"))]
+    try:
+        tree = ast.parse("\n".join(lines))
+    except SyntaxError:
+        return []
+    bad = []
+    for node in ast.walk(tree):
+        if not isinstance(node, ast.Call):
+            continue
+        target = _resolve(node.func)
+        if target is None or isinstance(target, type):
+            continue
+        if any(isinstance(a, ast.Starred) for a in node.args) or any(k.arg is None for k in node.keywords):
+            continue
+        try:
+            signature = inspect.signature(target)
+        except (TypeError, ValueError):
+            continue
+        try:
+            signature.bind(*range(len(node.args)), **{k.arg: None for k in node.keywords})
+        except TypeError as error:
+            bad.append(f"line {node.lineno}: {ast.unparse(node.func)}: {error}")
+    return bad
+
+
+def test_the_book_calls_recfair_by_its_signatures():
+    """A chapter that passes measures positionally (or an unknown keyword) fails here, not in the book build."""
+    problems = [f"{where}: {issue}" for where, source in _code_cells() for issue in _bad_calls(source)]
+    assert not problems, "\n".join(problems)
+
+
+def test_the_signature_check_catches_a_positional_measure_list():
+    assert _bad_calls('rf.evaluate_run(run, ["MME"])')
+    assert not _bad_calls('rf.evaluate_run(run, measures=["MME"])')
