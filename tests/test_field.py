@@ -86,14 +86,15 @@ def test_recbole_tail_percentage():
 
 
 def test_warprec_floor_and_rectools_normalisation():
-    """WarpRec floors popularity at 1 (``min_popularity=1``); rectools' ``AvgRecPopularity(normalize=True)``
-    divides by the number of users of the interactions (``normalize=True``)."""
+    """WarpRec floors popularity at 1 (``min_popularity=1``); rectools 0.19.0's ``AvgRecPopularity(normalize=True)``
+    divides by the total number of interactions (rectools/metrics/popularity.py line 122:
+    ``value_counts(normalize=self.normalize)``), recfair's ``normalize=True``."""
     pop = _pop()
     floored = np.mean([np.mean([max(pop[i], 1) for i in row]) for row in TOP.tolist()])
     assert rf.arp(TOP, n_items=N, history=HISTORY, min_popularity=1) == pytest.approx(floored)
     plain = rf.arp(TOP, n_items=N, history=HISTORY)
     assert plain == pytest.approx(np.mean([np.mean([pop[i] for i in row]) for row in TOP.tolist()]))
-    assert rf.arp(TOP, n_items=N, history=HISTORY, normalize=True) == pytest.approx(plain / len(HISTORY))
+    assert rf.arp(TOP, n_items=N, history=HISTORY, normalize=True) == pytest.approx(plain / sum(map(len, HISTORY)))
 
 
 def test_elliot_and_warprec_item_mad():

@@ -14,12 +14,13 @@ registry name: function           inputs beyond ``top_k`` / options (defaults)
 ================================  ===============================================================
 ``ARP``: ``arp``                  ``history`` | ``popularity="users"``, ``min_popularity=0``, ``normalize=False``
 ``APLT``: ``aplt``                ``history`` | popularity options + ``head_share=0.8``, ``crossing="include"``,
-                                  ``tail="catalogue"``, ``tail_items=None``
+                                  ``tail="catalogue"``, ``tail_items=None``, ``tail_threshold=None``
 ``ACLT``: ``aclt``                as APLT (a count, not a share)
-``PopRSP``: ``pop_rsp``           as APLT + ``denominator="unseen"``
-``PopREO``: ``pop_reo``           ``relevant``, ``history`` | as APLT
-``RSP``: ``rsp``                  ``item_groups`` (``history``) | ``unlabelled="skip"``, ``denominator="unseen"``
-``REO``: ``reo``                  ``relevant``, ``item_groups`` | ``unlabelled="skip"``
+``PopRSP``: ``pop_rsp``           as APLT + ``denominator="unseen"``, ``empty_groups="undefined"``
+``PopREO``: ``pop_reo``           ``relevant``, ``history`` | as APLT + ``empty_groups="undefined"``
+``RSP``: ``rsp``                  ``item_groups`` (``history``) | ``unlabelled="skip"``, ``denominator="unseen"``,
+                                  ``empty_groups="undefined"``
+``REO``: ``reo``                  ``relevant``, ``item_groups`` | ``unlabelled="skip"``, ``empty_groups="undefined"``
 ``BD``: ``bd``                    ``history``, ``item_groups``, ``groups`` (or ``user_attributes``); the
                                   full BS/BR/BD table: ``bias_disparity``
 ``ItemMAD``: ``item_mad``         ``relevant``, ``item_groups`` | ``gain="exponential"`` (``"shifted"``: WarpRec)

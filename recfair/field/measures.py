@@ -75,14 +75,21 @@ _DOCS = {
         or one count per item (e.g. from the whole training set).
     min_popularity : float, default=0
         Floor of the popularity (WarpRec: 1, so a never-seen item counts once).""",
+    "<<empty_groups>>": """empty_groups : {"undefined", "drop"}, default="undefined"
+        A group with nothing to divide by (no candidate item, resp. no relevant item) makes the
+        measure undefined, or is left out of the standard deviation and the mean (WarpRec).""",
     "<<head>>": """head_share : float in (0, 1], default=0.8
         The head covers this share of the training interactions.
-    crossing : {"include", "exclude"}, default="include"
-        Whether the item that crosses ``head_share`` is in the head (Elliot) or not.
+    crossing : {"include", "exclude", "exceed"}, default="include"
+        Whether the item that reaches ``head_share`` is in the head (Elliot) or not; ``"exceed"``:
+        items are taken until they cover strictly more than the share (WarpRec).
     tail : {"catalogue", "seen"}, default="catalogue"
         The tail is every non-head catalogue item, or only those seen in training.
     tail_items : int or float, optional
-        RecBole's tail instead: the ``tail_items`` least popular seen items (a share if < 1).""",
+        RecBole's tail instead (its ``tail_ratio`` in (0, 1]): the ``tail_items`` least popular
+        seen items (an int: a number of items; a float in (0, 1]: a share of the seen items).
+    tail_threshold : float, optional
+        RecBole's tail for ``tail_ratio`` above 1: the seen items with popularity at most this.""",
     "<<unlabelled>>": """unlabelled : {"skip", "group"}, default="skip"
         Items in no group are left out, or form one more group (WarpRec's convention).""",
     "<<groups>>": """groups : array-like (n_users,) or pandas.DataFrame
@@ -98,7 +105,7 @@ class Kernel:
     """How one Part VI measure is computed: its computation kind, context, partial, finish and options.
 
     >>> KERNELS["APLT"].kind, KERNELS["RSP"].options
-    ('per_user', {'unlabelled': 'skip', 'denominator': 'unseen'})
+    ('per_user', {'unlabelled': 'skip', 'denominator': 'unseen', 'empty_groups': 'undefined'})
     """
 
     kind: str
@@ -130,22 +137,20 @@ def _evaluate(key: str, run: Run, on_undefined: str = "warn", **options) -> floa
 # ============================================================================ popularity
 
 def _popularity_context(run, *, popularity="users", min_popularity=0, head_share=0.8, crossing="include",
-                        tail="catalogue", tail_items=None, **_):
+                        tail="catalogue", tail_items=None, tail_threshold=None, **_):
+    raw = popularity_of(run.history, n_items=run.n_items, popularity=popularity)
     pop = popularity_of(run.history, n_items=run.n_items, popularity=popularity, min_popularity=min_popularity)
-    if isinstance(popularity, str):
-        seen = popularity_of(run.history, n_items=run.n_items, popularity=popularity) > 0
-    else:
-        seen = np.asarray(popularity, dtype=np.float64) > 0
-    codes = head_tail(pop, head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items, seen=seen)
-    return {"popularity": pop, "codes": codes, "n_groups": 2}
+    codes = head_tail(pop, head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items,
+                      tail_threshold=tail_threshold, seen=raw > 0)
+    return {"popularity": pop, "codes": codes, "n_groups": 2, "total": float(raw.sum())}
 
 
 def _arp_values(run, *, context, normalize=False, **_):
     pop = context["popularity"]
     if normalize:
-        if run.history is None:
-            raise ValueError("normalize=True divides by the number of users in history=: pass history.")
-        pop = pop / run.history.shape[0]
+        if context["total"] == 0:
+            raise ValueError("normalize=True divides by the number of training interactions, and there are none.")
+        pop = pop / context["total"]
     return pop[run.top_k].mean(axis=1)
 
 
@@ -198,7 +203,9 @@ def arp(top_k, *, n_items, history=None, k=None, popularity="users", min_popular
     <<k>>
     <<popularity>>
     normalize : bool, default=False
-        Divide the popularity by the number of users of ``history`` (rectools' ``normalize``).
+        Divide each item's popularity by the total number of training interactions, the sum of
+        the (unfloored) counts: rectools' ``AvgRecPopularity(normalize=True)``, whose popularity
+        is ``value_counts(normalize=True)`` of the interactions' items.
     <<on_undefined>>
 
     Returns
@@ -220,7 +227,7 @@ def arp(top_k, *, n_items, history=None, k=None, popularity="users", min_popular
 
 @_fill
 def aplt(top_k, *, n_items, history=None, k=None, popularity="users", min_popularity=0, head_share=0.8,
-         crossing="include", tail="catalogue", tail_items=None, on_undefined="warn") -> float:
+         crossing="include", tail="catalogue", tail_items=None, tail_threshold=None, on_undefined="warn") -> float:
     r"""Average percentage of long-tail items (Abdollahpouri et al. 2017): higher is fairer to the long tail.
 
     .. math:: \mathrm{APLT} = \frac{1}{m} \sum_u \frac{|L_u \cap \sim\!\Phi|}{k}
@@ -247,12 +254,13 @@ def aplt(top_k, *, n_items, history=None, k=None, popularity="users", min_popula
     """
     run = Run(top_k, n_items, k=k, history=history)
     return _evaluate("APLT", run, on_undefined, popularity=popularity, min_popularity=min_popularity,
-                     head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items)
+                     head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items,
+                     tail_threshold=tail_threshold)
 
 
 @_fill
 def aclt(top_k, *, n_items, history=None, k=None, popularity="users", min_popularity=0, head_share=0.8,
-         crossing="include", tail="catalogue", tail_items=None, on_undefined="warn") -> float:
+         crossing="include", tail="catalogue", tail_items=None, tail_threshold=None, on_undefined="warn") -> float:
     r"""Average coverage of long-tail items (Abdollahpouri et al. 2019): the mean *count* of tail items per list.
 
     Higher is fairer to the long tail.
@@ -281,7 +289,8 @@ def aclt(top_k, *, n_items, history=None, k=None, popularity="users", min_popula
     """
     run = Run(top_k, n_items, k=k, history=history)
     return _evaluate("ACLT", run, on_undefined, popularity=popularity, min_popularity=min_popularity,
-                     head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items)
+                     head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items,
+                     tail_threshold=tail_threshold)
 
 
 # ============================================================================ RSP / REO on any item grouping
@@ -330,10 +339,15 @@ def _reo_partial(run, *, weights=None, context, **_):
 
 
 def _parity_finish(key, what):
-    def finish(state, *, on_undefined="warn", **_):
+    def finish(state, *, on_undefined="warn", empty_groups="undefined", **_):
         num, den = np.asarray(state["num"], float), np.asarray(state["den"], float)
+        if empty_groups not in ("undefined", "drop"):
+            raise ValueError(f'empty_groups must be "undefined" or "drop", got {empty_groups!r}.')
+        if empty_groups == "drop":
+            num, den = num[den > 0], den[den > 0]
         if num.size < 2:
-            return undefined(key, "fewer than two item groups", on_undefined)
+            return undefined(key, "fewer than two item groups" + (f" with a {what}" if empty_groups == "drop" else ""),
+                             on_undefined)
         if (den == 0).any():
             g = int(np.flatnonzero(den == 0)[0])
             return undefined(key, f"item group {g} has no {what}", on_undefined)
@@ -349,14 +363,17 @@ def _parity_finish(key, what):
 
 KERNELS["PopRSP"] = Kernel("item_sums", _popularity_context, _rsp_partial,
                            _parity_finish("PopRSP", "item outside the users' histories"),
-                           {**_POP, "denominator": "unseen"}, state="2 × 2 sums (head, tail)")
+                           {**_POP, "denominator": "unseen", "empty_groups": "undefined"},
+                           state="2 × 2 sums (head, tail)")
 KERNELS["PopREO"] = Kernel("item_sums", _popularity_context, _reo_partial,
-                           _parity_finish("PopREO", "relevant item"), dict(_POP), state="2 × 2 sums (head, tail)")
+                           _parity_finish("PopREO", "relevant item"), {**_POP, "empty_groups": "undefined"},
+                           state="2 × 2 sums (head, tail)")
 KERNELS["RSP"] = Kernel("item_sums", _item_group_context, _rsp_partial,
                         _parity_finish("RSP", "item outside the users' histories"),
-                        {"unlabelled": "skip", "denominator": "unseen"}, state="2 sums per item group")
+                        {"unlabelled": "skip", "denominator": "unseen", "empty_groups": "undefined"},
+                        state="2 sums per item group")
 KERNELS["REO"] = Kernel("item_sums", _item_group_context, _reo_partial, _parity_finish("REO", "relevant item"),
-                        {"unlabelled": "skip"}, state="2 sums per item group")
+                        {"unlabelled": "skip", "empty_groups": "undefined"}, state="2 sums per item group")
 
 _DOCS["<<rsp_formula>>"] = r"""
     .. math::
@@ -371,7 +388,8 @@ _DOCS["<<rsp_formula>>"] = r"""
 
 @_fill
 def pop_rsp(top_k, *, n_items, history=None, k=None, popularity="users", min_popularity=0, head_share=0.8,
-            crossing="include", tail="catalogue", tail_items=None, denominator="unseen", on_undefined="warn") -> float:
+            crossing="include", tail="catalogue", tail_items=None, tail_threshold=None, denominator="unseen",
+            empty_groups="undefined", on_undefined="warn") -> float:
     r"""Popularity ranking-based statistical parity (Zhu et al. 2021) between the head and the tail: lower is fairer.
 
     RSP (:func:`rsp`) with the two groups :math:`\Phi` and :math:`\sim\!\Phi`:
@@ -390,7 +408,9 @@ def pop_rsp(top_k, *, n_items, history=None, k=None, popularity="users", min_pop
     <<popularity>>
     <<head>>
     denominator : {"unseen", "group"}, default="unseen"
-        Per user, the group's items outside the history, or the whole group (older Elliot).
+        Per user, the group's items outside the history (Zhu et al.; Elliot and WarpRec too), or
+        the whole group, history included (no peer we read does this).
+    <<empty_groups>>
     <<on_undefined>>
 
     Returns
@@ -406,12 +426,13 @@ def pop_rsp(top_k, *, n_items, history=None, k=None, popularity="users", min_pop
     run = Run(top_k, n_items, k=k, history=history)
     return _evaluate("PopRSP", run, on_undefined, popularity=popularity, min_popularity=min_popularity,
                      head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items,
-                     denominator=denominator)
+                     tail_threshold=tail_threshold, denominator=denominator, empty_groups=empty_groups)
 
 
 @_fill
 def pop_reo(top_k, relevant, *, n_items, history=None, k=None, popularity="users", min_popularity=0,
-            head_share=0.8, crossing="include", tail="catalogue", tail_items=None, on_undefined="warn") -> float:
+            head_share=0.8, crossing="include", tail="catalogue", tail_items=None, tail_threshold=None,
+            empty_groups="undefined", on_undefined="warn") -> float:
     r"""Popularity ranking-based equal opportunity (Zhu et al. 2021) between the head and the tail: lower is fairer.
 
     REO (:func:`reo`) with the two groups :math:`\Phi` and :math:`\sim\!\Phi`:
@@ -430,6 +451,7 @@ def pop_reo(top_k, relevant, *, n_items, history=None, k=None, popularity="users
     <<k>>
     <<popularity>>
     <<head>>
+    <<empty_groups>>
     <<on_undefined>>
 
     Returns
@@ -444,12 +466,13 @@ def pop_reo(top_k, relevant, *, n_items, history=None, k=None, popularity="users
     """
     run = Run(top_k, n_items, k=k, history=history, relevant=relevant)
     return _evaluate("PopREO", run, on_undefined, popularity=popularity, min_popularity=min_popularity,
-                     head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items)
+                     head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items,
+                     tail_threshold=tail_threshold, empty_groups=empty_groups)
 
 
 @_fill
 def rsp(top_k, *, n_items, item_groups, history=None, k=None, unlabelled="skip", denominator="unseen",
-        on_undefined="warn") -> float:
+        empty_groups="undefined", on_undefined="warn") -> float:
     r"""Ranking-based statistical parity over item groups (Zhu et al. 2021): lower is fairer, 0 is parity.
 <<rsp_formula>>
 
@@ -462,7 +485,9 @@ def rsp(top_k, *, n_items, item_groups, history=None, k=None, unlabelled="skip",
     <<k>>
     <<unlabelled>>
     denominator : {"unseen", "group"}, default="unseen"
-        Per user, the group's items outside the history, or the whole group (older Elliot).
+        Per user, the group's items outside the history (Zhu et al.; Elliot and WarpRec too), or
+        the whole group, history included (no peer we read does this).
+    <<empty_groups>>
     <<on_undefined>>
 
     Returns
@@ -476,12 +501,13 @@ def rsp(top_k, *, n_items, item_groups, history=None, k=None, unlabelled="skip",
     0.5
     """
     run = Run(top_k, n_items, k=k, history=history, item_groups=item_groups)
-    return _evaluate("RSP", run, on_undefined, unlabelled=unlabelled, denominator=denominator)
+    return _evaluate("RSP", run, on_undefined, unlabelled=unlabelled, denominator=denominator,
+                     empty_groups=empty_groups)
 
 
 @_fill
 def reo(top_k, relevant, *, n_items, item_groups, history=None, k=None, unlabelled="skip",
-        on_undefined="warn") -> float:
+        empty_groups="undefined", on_undefined="warn") -> float:
     r"""Ranking-based equal opportunity over item groups (Zhu et al. 2021): lower is fairer, 0 is equal opportunity.
 <<rsp_formula>>
 
@@ -494,6 +520,7 @@ def reo(top_k, relevant, *, n_items, item_groups, history=None, k=None, unlabell
     <<history>>
     <<k>>
     <<unlabelled>>
+    <<empty_groups>>
     <<on_undefined>>
 
     Returns
@@ -509,7 +536,7 @@ def reo(top_k, relevant, *, n_items, item_groups, history=None, k=None, unlabell
     nan
     """
     run = Run(top_k, n_items, k=k, history=history, relevant=relevant, item_groups=item_groups)
-    return _evaluate("REO", run, on_undefined, unlabelled=unlabelled)
+    return _evaluate("REO", run, on_undefined, unlabelled=unlabelled, empty_groups=empty_groups)
 
 
 # ============================================================================ bias disparity, MAD

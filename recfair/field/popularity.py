@@ -11,11 +11,13 @@ run on head/tail groups all read the same three facts:
 * **the head** :math:`\Phi`: the most popular items, sorted by popularity and then by item
   index, taken until they cover ``head_share`` (80 %) of all training interactions, the item
   that crosses the threshold included (``crossing="include"``, Elliot's rule; ``"exclude"``
-  leaves it out);
+  leaves it out; ``"exceed"`` takes items until they cover strictly *more* than the share,
+  WarpRec's rule, which differs from ``"include"`` only when a prefix reaches the share exactly);
 * **the tail** :math:`\sim\!\Phi`: every other item of the catalogue, never-seen items included
   (``tail="catalogue"``); ``tail="seen"`` keeps only items seen in training (Elliot's catalogue
-  is its training items), and ``tail_items=`` gives RecBole's rule instead (the
-  ``tail_items`` least popular *seen* items, a share when below 1, ties by item index).
+  is its training items), and ``tail_items=`` / ``tail_threshold=`` give RecBole's rules instead
+  (the ``tail_items`` least popular *seen* items, a share when a float in (0, 1], ties by item
+  index; or the seen items whose popularity is at most ``tail_threshold``).
 
 >>> history = [[0, 1], [0, 2], [0, 1], [3]]
 >>> item_popularity(history, n_items=5).tolist()
@@ -40,7 +42,9 @@ HEAD, TAIL = 0, 1
 
 #: The options every popularity-based measure takes, with their defaults (one meaning each).
 POPULARITY_OPTIONS = {"popularity": "users", "min_popularity": 0, "head_share": 0.8, "crossing": "include",
-                      "tail": "catalogue", "tail_items": None}
+                      "tail": "catalogue", "tail_items": None, "tail_threshold": None}
+
+_CROSSING = ("include", "exclude", "exceed")
 
 
 def item_popularity(history, *, n_items: int, popularity: str = "users") -> np.ndarray:
@@ -120,7 +124,7 @@ def popularity_of(history, *, n_items: int, popularity="users", min_popularity=0
 
 
 def head_tail(popularity, *, head_share: float = 0.8, crossing: str = "include", tail: str = "catalogue",
-              tail_items=None, seen=None) -> np.ndarray:
+              tail_items=None, tail_threshold=None, seen=None) -> np.ndarray:
     r"""Split the catalogue into the popular head (code 0) and the long tail (code 1).
 
     Parameters
@@ -129,17 +133,23 @@ def head_tail(popularity, *, head_share: float = 0.8, crossing: str = "include",
         :math:`\phi(i)` (see :func:`popularity_of`).
     head_share : float in (0, 1], default=0.8
         The head covers this share of all training interactions :math:`\sum_i \phi(i)`.
-    crossing : {"include", "exclude"}, default="include"
+    crossing : {"include", "exclude", "exceed"}, default="include"
         Whether the item whose cumulative popularity first reaches ``head_share`` belongs to the
-        head (Elliot) or not.
+        head (``"include"``, Elliot) or not (``"exclude"``); ``"exceed"`` takes items until their
+        cumulative popularity is strictly above the share, the item that exceeds it included
+        (WarpRec: with a prefix covering exactly 80 %, one more item joins the head).
     tail : {"catalogue", "seen"}, default="catalogue"
         The tail is every non-head item, or only the non-head items seen in training (unseen
         items get code ``-1``: in neither group).
     tail_items : int or float, optional
-        RecBole's rule instead of the head share: the tail is the ``tail_items`` least popular
-        seen items (a share of the seen items when below 1, at least one item), sorted by
-        popularity then item index; every other seen item is the head and unseen items are in
-        neither group.
+        RecBole's rule instead of the head share (its ``tail_ratio`` in (0, 1]): the tail is the
+        ``tail_items`` least popular seen items, sorted by popularity then item index (an int is
+        a number of items; a float in (0, 1] a share of the seen items, rounded down, at least
+        one item); every other seen item is the head and unseen items are in neither group.
+    tail_threshold : float, optional
+        RecBole's other rule (its ``tail_ratio`` above 1): the tail is the seen items whose
+        popularity is at most ``tail_threshold``; every other seen item is the head and unseen
+        items are in neither group.
     seen : array-like of bool, optional
         Which items were seen in training (default: popularity > 0; give it when popularity was
         floored).
@@ -156,25 +166,40 @@ def head_tail(popularity, *, head_share: float = 0.8, crossing: str = "include",
     ([0, 1, 0, 0, 1], [0, 1, 0, 1, 1])
     >>> head_tail(pop, tail="seen").tolist(), head_tail(pop, tail_items=0.5).tolist()
     ([0, -1, 0, 0, 1], [0, -1, 1, 0, 1])
+    >>> head_tail(pop, tail_threshold=2).tolist()
+    [0, -1, 1, 1, 1]
+    >>> head_tail([5, 3, 2], crossing="include").tolist(), head_tail([5, 3, 2], crossing="exceed").tolist()
+    ([0, 0, 1], [0, 0, 0])
     """
     pop = np.asarray(popularity, dtype=np.float64)
     if pop.ndim != 1 or not np.all(np.isfinite(pop)) or (pop < 0).any():
         raise ValueError("popularity must be one finite, non-negative value per item.")
     n = pop.size
     seen = pop > 0 if seen is None else np.asarray(seen, dtype=bool)
-    if crossing not in ("include", "exclude"):
-        raise ValueError(f'crossing must be "include" or "exclude", got {crossing!r}.')
+    if crossing not in _CROSSING:
+        raise ValueError(f'crossing must be "include", "exclude" or "exceed", got {crossing!r}.')
     if tail not in ("catalogue", "seen"):
         raise ValueError(f'tail must be "catalogue" or "seen", got {tail!r}.')
     codes = np.full(n, TAIL, dtype=np.int64)
-    if tail_items is not None:
-        if isinstance(tail_items, bool) or not isinstance(tail_items, numbers.Real) or not tail_items > 0:
-            raise ValueError(f"tail_items must be a positive count or a share in (0, 1), got {tail_items!r}.")
+    if tail_items is not None and tail_threshold is not None:
+        raise ValueError("give tail_items= or tail_threshold=, not both (they are two rules for RecBole's tail).")
+    if tail_items is not None or tail_threshold is not None:
         items = np.flatnonzero(seen)
-        order = items[np.lexsort((items, pop[items]))]                       # least popular first
-        cut = int(tail_items) if tail_items >= 1 else max(int(items.size * tail_items), 1)
         codes[:] = -1
         codes[items] = HEAD
+        if tail_threshold is not None:
+            limit = check_real(tail_threshold, "tail_threshold", low=0.0)
+            codes[items[pop[items] <= limit]] = TAIL
+            return codes
+        if isinstance(tail_items, bool) or not isinstance(tail_items, numbers.Real) or not tail_items > 0 or \
+                (not isinstance(tail_items, numbers.Integral) and tail_items > 1):
+            raise ValueError(f"tail_items must be a positive number of items (an int) or a share in (0, 1] (a float), "
+                             f"got {tail_items!r}.")
+        order = items[np.lexsort((items, pop[items]))]                       # least popular first
+        if isinstance(tail_items, numbers.Integral):
+            cut = int(tail_items)
+        else:
+            cut = max(int(items.size * float(tail_items)), 1)
         codes[order[:cut]] = TAIL
         return codes
     share = check_real(head_share, "head_share", low=0.0, high=1.0)
@@ -188,6 +213,8 @@ def head_tail(popularity, *, head_share: float = 0.8, crossing: str = "include",
     limit = share * total
     if crossing == "include":
         size = int(np.searchsorted(cumulative, limit * (1 - 1e-12), side="left")) + 1
+    elif crossing == "exceed":
+        size = int(np.searchsorted(cumulative, limit * (1 + 1e-12), side="right")) + 1
     else:
         size = int(np.searchsorted(cumulative, limit * (1 + 1e-12), side="right"))
     codes[order[:min(size, n)]] = HEAD
