@@ -58,7 +58,7 @@ OPTION_MEANINGS: dict[str, str | dict[str, str]] = {
     "groups": "the users' groups (one label per user or a DataFrame of attributes)",
     "head_share": "the share of training interactions the popular head covers",
     "log_base": "the logarithm's base",
-    "min_popularity": "the floor of an item's popularity",
+    "min_popularity": "the floor of an item's popularity in ARP (the head/tail split reads the unfloored counts)",
     "mix": "the share of the history's distribution mixed into the list's (Steck's alpha)",
     "normalize": "whether ARP divides each item's popularity by the total number of training interactions",
     "empty_groups": "what a group with nothing to divide by does: make the measure 'undefined' or 'drop' out of it",

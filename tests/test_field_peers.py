@@ -83,8 +83,12 @@ def _recbole_tail(tail_ratio):
     return {i for i, _ in ranked[:max(int(len(ranked) * tail_ratio), 1)]}
 
 
+def _share(lists, tail):
+    return float(np.mean([sum(i in tail for i in row) / len(row) for row in lists]))
+
+
 def _share_in(tail):
-    return float(np.mean([sum(i in tail for i in row) / len(row) for row in _lists()]))
+    return _share(_lists(), tail)
 
 
 def _parity(num, den):
@@ -350,3 +354,20 @@ def test_recbole_gini_and_coverage_count_the_padding_item():
     assert rf.gini_index(TOP, n_items=N + 1) == pytest.approx(recbole)
     assert rf.gini_index(TOP, n_items=N) == pytest.approx(0.32)
     assert shown.size / num_items == pytest.approx(0.6667, abs=5e-5)           # RecBole's ItemCoverage
+
+
+def test_warprec_floors_popularity_for_arp_only():
+    """WarpRec's ARP reads the clamped counts (bias/arp.py line 42, ``compute_popularity``), its long tail
+    the raw ones (bias/long_tail.py line 51, ``compute_head_tail(item_interactions, ...)``): with
+    ``min_popularity=1`` recfair's ARP changes and its head does not."""
+    history = [[0], [0], [0], [0], [1]]                  # 4 + 1 interactions; items 2-4 never seen
+    top = [[2, 3], [3, 4], [1, 2], [2, 4], [3, 2]]
+    raw = [4, 1, 0, 0, 0]
+    _, tail = _warprec_head_tail(raw)                    # 4 + 1 > 0.8 * 5: the head is items 0 and 1
+    assert tail == [2, 3, 4]
+    for floor in (0, 1):
+        assert rf.aplt(top, n_items=5, history=history, crossing="exceed", min_popularity=floor) == \
+            pytest.approx(_share(top, set(tail)))
+    floored_head, _ = _warprec_head_tail([4, 1, 1, 1, 1])                 # a floored split would differ
+    assert floored_head == {0, 1, 2, 3} and _share(top, {4}) != pytest.approx(_share(top, set(tail)))
+    assert rf.arp(top, n_items=5, history=history, min_popularity=1) > rf.arp(top, n_items=5, history=history)

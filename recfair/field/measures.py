@@ -74,7 +74,8 @@ _DOCS = {
         same for a history of item sets, see :func:`recfair.field.popularity.item_popularity`),
         or one count per item (e.g. from the whole training set).
     min_popularity : float, default=0
-        Floor of the popularity (WarpRec: 1, so a never-seen item counts once).""",
+        Floor of the popularity in ARP (WarpRec: 1, so a never-seen item counts once); the head
+        and the tail are always split on the unfloored counts, as in WarpRec.""",
     "<<empty_groups>>": """empty_groups : {"undefined", "drop"}, default="undefined"
         A group with nothing to divide by (no candidate item, resp. no relevant item) makes the
         measure undefined, or is left out of the standard deviation and the mean (WarpRec).""",
@@ -140,8 +141,10 @@ def _popularity_context(run, *, popularity="users", min_popularity=0, head_share
                         tail="catalogue", tail_items=None, tail_threshold=None, **_):
     raw = popularity_of(run.history, n_items=run.n_items, popularity=popularity)
     pop = popularity_of(run.history, n_items=run.n_items, popularity=popularity, min_popularity=min_popularity)
-    codes = head_tail(pop, head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items,
-                      tail_threshold=tail_threshold, seen=raw > 0)
+    # the head and the tail split the unfloored counts: WarpRec floors popularity for ARP only
+    # (warprec/evaluation/metrics/bias/long_tail.py hands the raw counts to compute_head_tail)
+    codes = head_tail(raw, head_share=head_share, crossing=crossing, tail=tail, tail_items=tail_items,
+                      tail_threshold=tail_threshold)
     return {"popularity": pop, "codes": codes, "n_groups": 2, "total": float(raw.sum())}
 
 
