@@ -46,7 +46,8 @@ def _elliot_head_tail():
     (line 26, ``sp_i_train.astype(bool).sum(axis=0)``), a stable sort by popularity (line 32),
     ``short_head_limit = transactions * 0.8`` then items appended while ``limit -= pop`` and ``break`` once
     ``limit <= 0`` (lines 38-44: the item reaching 80 % is in the head); the long tail is every other item
-    of its item set (line 50)."""
+    of its item set (line 50). The five-user table's Elliot values hold item 4 (never seen in training)
+    in that set; ``_elliot_seen_tail`` is the case where the item set is the training items only."""
     pop = _counts()
     order = sorted(range(N), key=lambda i: pop[i], reverse=True)          # Python's sort is stable
     limit, head = sum(pop) * 0.8, []
@@ -56,6 +57,14 @@ def _elliot_head_tail():
         if limit <= 0:
             break
     return set(head), [i for i in order if i not in head]
+
+
+def _elliot_seen_tail():
+    """Elliot's item set as its dataset loaders build it, ``self.items = list({k for a in
+    self.train_dict.values() ...})`` (elliot/dataset/dataset.py): the training items, so a test-only item
+    is in neither the head nor the tail: recfair's ``tail="seen"``."""
+    head, tail = _elliot_head_tail()
+    return head, [i for i in tail if _counts()[i] > 0]
 
 
 def _warprec_head_tail(pop):
@@ -129,6 +138,9 @@ def test_aplt_aclt_elliot_and_warprec():
     assert _share_in(set(warprec_tail)) == pytest.approx(0.6)
     assert rf.aplt(TOP, n_items=N, history=HISTORY) == pytest.approx(0.6)
     assert rf.aplt(TOP, n_items=N, history=HISTORY, crossing="exceed") == pytest.approx(0.6)
+    _, seen_tail = _elliot_seen_tail()
+    assert rf.aplt(TOP, n_items=N, history=HISTORY, tail="seen") == pytest.approx(_share_in(set(seen_tail)))
+    assert _share_in(set(seen_tail)) == pytest.approx(0.2)
     aclt = float(np.mean([sum(i in set(warprec_tail) for i in row) for row in _lists()]))
     assert aclt == pytest.approx(1.2) and rf.aclt(TOP, n_items=N, history=HISTORY) == pytest.approx(aclt)
 
