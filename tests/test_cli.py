@@ -179,6 +179,8 @@ def test_every_part_is_reachable(files, tmp_path):
     assert got["PUF"] == pytest.approx(rf.evaluate(a, n_items=n, measures=["PUF"], relevant=relevant, history=hist,
                                                    base="P", similarity="cosine")["PUF"])
     assert got["Ent_our"] == pytest.approx(rf.evaluate(a, n_items=n, measures=["Ent_our"], log_base=2)["Ent_our"])
+    old = _cli(*base, "-m", "Ent_ori", "--option", "Ent_ori.base=2")       # an option's old name names the new one
+    assert old.returncode == 1 and "Ent_ori's option 'base' is now called 'log_base'" in old.stderr, old.stderr
     assert got["PUF"] != pytest.approx(rf.evaluate(a, n_items=n, measures=["PUF"], relevant=relevant, history=hist,
                                                    similarity="cosine")["PUF"])     # the option took effect
     # a labelled similarity matrix, written in another user order: aligned by id
