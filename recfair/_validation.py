@@ -6,6 +6,7 @@ offending value. Nothing here uses ``assert``.
 
 from __future__ import annotations
 
+import functools
 import numbers
 import warnings
 from collections.abc import Sequence
@@ -327,36 +328,90 @@ def check_beta(beta) -> float:
     return beta
 
 
-def check_base(base):
+def check_log_base(log_base):
     """A logarithm base ``> 1``, or None (the measure's default).
 
-    >>> check_base(None), check_base(2)
+    >>> check_log_base(None), check_log_base(2)
     (None, 2.0)
     """
-    if base is None:
+    if log_base is None:
         return None
-    base = check_real(base, "base")
-    if base <= 1.0:
-        raise ValueError(f"base must be > 1, got {base}.")
-    return base
+    log_base = check_real(log_base, "log_base")
+    if log_base <= 1.0:
+        raise ValueError(f"log_base must be > 1, got {log_base}.")
+    return log_base
 
 
-def log_base(base, n: int) -> float:
-    """Natural log of an entropy base; ``None`` means base ``n`` (the thesis's choice).
+def ln_of_base(log_base, n: int) -> float:
+    """Natural log of an entropy's ``log_base``; ``None`` means base ``n`` (the thesis's choice).
 
-    >>> round(log_base(2, 8), 6)             # ln 2
+    >>> round(ln_of_base(2, 8), 6)             # ln 2
     0.693147
     """
-    if base is None:
+    if log_base is None:
         if n < 2:
-            raise ValueError("base defaults to n, which must then be >= 2 (log base 1 is undefined); "
-                             "pass an explicit base.")
+            raise ValueError("log_base defaults to n, which must then be >= 2 (log base 1 is undefined); "
+                             "pass an explicit log_base.")
         return float(np.log(n))
-    if isinstance(base, bool) or not isinstance(base, numbers.Real) or not np.isfinite(base):
-        raise ValueError(f"base must be a finite real number > 1, got {base!r}.")
-    if base <= 1:
-        raise ValueError(f"base must be > 1, got {base}.")
-    return float(np.log(base))
+    if isinstance(log_base, bool) or not isinstance(log_base, numbers.Real) or not np.isfinite(log_base):
+        raise ValueError(f"log_base must be a finite real number > 1, got {log_base!r}.")
+    if log_base <= 1:
+        raise ValueError(f"log_base must be > 1, got {log_base}.")
+    return float(np.log(log_base))
+
+
+#: Options renamed so that one option name has one meaning across every measure:
+#: ``(measure, old name) -> new name``. An old name is a ``TypeError`` when passed to the measure's
+#: function and a ``ValueError`` through :func:`recfair.evaluate` (and the CLI); both name the new one.
+RENAMED_OPTIONS: dict[tuple[str, str], str] = {
+    ("Ent_ori", "base"): "log_base",
+    ("Ent_def", "base"): "log_base",
+    ("Ent_our", "base"): "log_base",
+    ("DPFR", "alpha"): "fairness_weight",
+    ("GCE_group", "beta"): "exponent",
+    ("PEU", "epsilon"): "envy_tolerance",
+    ("UF", "gamma"): "history_weight",
+}
+
+
+def renamed_option_message(measure: str, option: str) -> str | None:
+    """The message for an old option name of ``measure`` (:data:`RENAMED_OPTIONS`), or None.
+
+    >>> renamed_option_message("Ent_ori", "base")
+    "Ent_ori's option 'base' is now called 'log_base'"
+    >>> renamed_option_message("SD_ind", "base") is None
+    True
+    """
+    new = RENAMED_OPTIONS.get((measure, option))
+    return None if new is None else f"{measure}'s option {option!r} is now called {new!r}"
+
+
+def renamed_options(measure: str):
+    """Decorate the function of ``measure`` so that an old keyword (:data:`RENAMED_OPTIONS`) is a
+    ``TypeError`` naming the new one; the signature (``inspect.signature``) is the function's own.
+
+    >>> @renamed_options("PEU")
+    ... def f(*, envy_tolerance=0.05):
+    ...     return envy_tolerance
+    >>> f(epsilon=0.1)
+    Traceback (most recent call last):
+    ...
+    TypeError: f() got the keyword 'epsilon': PEU's option 'epsilon' is now called 'envy_tolerance'.
+    """
+    old = {o for (key, o) in RENAMED_OPTIONS if key == measure}
+    if not old:
+        raise ValueError(f"{measure!r} has no renamed options in RENAMED_OPTIONS.")
+
+    def decorate(func):
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            stale = sorted(old & set(kwargs))
+            if stale:
+                raise TypeError(f"{func.__name__}() got the keyword {stale[0]!r}: "
+                                f"{renamed_option_message(measure, stale[0])}.")
+            return func(*args, **kwargs)
+        return wrapper
+    return decorate
 
 
 def check_rounds(rounds, top_k: np.ndarray, n_items: int, name: str = "rounds") -> np.ndarray | None:

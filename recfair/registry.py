@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 
 from . import relevance as _relevance
-from ._validation import check_on_undefined, undefined
+from ._validation import check_on_undefined, renamed_option_message, undefined
 from .item_exposure import records as _item_exposure
 from .joint import records as _joint
 from .pareto import records as _pareto
@@ -42,13 +42,13 @@ PARTS = {"relevance": "Foundations", "item_exposure": "I", "joint": "II", "paret
 
 _PATIENCE = "the patience of the position weights (probability of examining the next rank)"
 
-#: What each option name means: one meaning (a string) or, where two measures still use one word for two
-#: things, ``{measure: meaning}``. A plain keyword whose meaning differs between two requested measures is a
-#: ``ValueError`` (pass it per measure: ``options={"SD_ind": {"base": "P"}}``); ``tests/test_options.py``
-#: keeps this table complete and fails when a name gains a second meaning.
-OPTION_MEANINGS: dict[str, str | dict[str, str]] = {
-    "alpha": {"VoCD": "the cosine-distance threshold under which two items are similar (2: all items)",
-              "DPFR": "the reference point's position along the frontier (0: relevance only, 1: fairness only)"},
+#: What each option name means: one meaning per name, the same for every measure that takes it, so a
+#: plain keyword (``gamma=0.5``) goes to every requested measure that takes it. ``tests/test_options.py``
+#: keeps this table complete and fails when a name gains a second meaning (rename the option then, and
+#: record the old name in :data:`recfair._validation.RENAMED_OPTIONS`).
+OPTION_MEANINGS: dict[str, str] = {
+    "alpha": "the cosine-distance threshold under which two items are similar (2: all items)",
+    "fairness_weight": "the reference point's position along the frontier (0: relevance only, 1: fairness only)",
     "active_share": "the share of most active users (by history size) UGF's advantaged group takes",
     "crossing": "where the head ends: the item that reaches head_share in it ('include') or not ('exclude'), or items "
                 "until the share is strictly exceeded ('exceed')",
@@ -57,7 +57,7 @@ OPTION_MEANINGS: dict[str, str | dict[str, str]] = {
     "gain": "ItemMAD's relevance gain convention ('exponential' or 'shifted')",
     "groups": "the users' groups (one label per user or a DataFrame of attributes)",
     "head_share": "the share of training interactions the popular head covers",
-    "log_base": "the logarithm's base",
+    "log_base": "the logarithm's base (Ent_ori's default n_items, AWRF's 2)",
     "min_popularity": "the floor of an item's popularity in ARP (the head/tail split reads the unfloored counts)",
     "mix": "the share of the history's distribution mixed into the list's (Steck's alpha)",
     "normalize": "whether ARP divides each item's popularity by the total number of training interactions",
@@ -73,23 +73,18 @@ OPTION_MEANINGS: dict[str, str | dict[str, str]] = {
     "unlabelled": "what items in no group do ('skip' them or form one more 'group')",
     "attention": "which attention IAA ours compares with relevance ('corrected' or 'original')",
     "attributes": "the user_attributes columns whose intersections are the groups",
-    "base": {**{key: "the per-user relevance measure S(u) (e.g. 'NDCG')" for key in (
-                 "UGF", "UserMAD", "PUF", "SD_ind", "Gini_ind", "Atk_ind", "Min_group", "Range_group", "SD_group", "MAD_group",
-                 "Gini_group", "CV_group", "FStat_group", "KL_group", "GCE_group", "Atk_group", "SD_within",
-                 "Gini_within", "Atk_within")},
-             "Ent_ori": "the logarithm's base (default n_items)", "Ent_our": "the logarithm's base (default n_items)"},
-    "beta": {"VoCD": "the tolerated normalised count gap between two similar items",
-             "GCE_group": "the exponent of the generalised cross entropy"},
+    "base": "the per-user relevance measure S(u) (e.g. 'NDCG')",
+    "beta": "the tolerated normalised count gap between two similar items",
+    "exponent": "the exponent of the generalised cross entropy",
     "block_size": "users per block of the pairwise kernels (memory bound)",
     "c": "the small constant that keeps the generalised cross entropy finite",
-    "epsilon": {"PEU": "the envy a user tolerates before counting as envious",
-                **{key: "the inequality aversion of the Atkinson index" for key in ("Atk_group", "Atk_within", "Atk_ind")}},
+    "envy_tolerance": "the envy a user tolerates before counting as envious",
+    "epsilon": "the inequality aversion of the Atkinson index",
     "exposure": "where IFD÷ ori's exposure comes from ('full' ranking or the 'top_k')",
     "fair": "the fairness measure of DPFR's frontier (a registry name)",
     "frontier": "DPFR's precomputed frontier table (recfair.pareto.oracle2fair)",
-    "gamma": {**{key: _PATIENCE for key in ("II-D", "AI-D", "HD", "II-F_ori", "II-F_our", "AI-F", "AWRF", "ExpRatio",
-                                            "MMF")},
-              "UF": "the weight of the history (Jaccard) similarity mixed with the item-feature similarity"},
+    "gamma": _PATIENCE,
+    "history_weight": "the weight of the history (Jaccard) similarity mixed with the item-feature similarity",
     "index_range": "which frontier points DPFR's reference point is chosen among",
     "item_vectors": "the item representations UF compares the users' lists with",
     "lam": "the weight of the group shares in the generalised cross entropy",
@@ -106,13 +101,16 @@ OPTION_MEANINGS: dict[str, str | dict[str, str]] = {
 
 
 def option_meaning(measure: str, option: str) -> str:
-    """What ``option`` means for ``measure`` (:data:`OPTION_MEANINGS`).
+    """What ``option`` means for ``measure`` (:data:`OPTION_MEANINGS`; "" if ``measure`` does not take it).
 
-    >>> option_meaning("UF", "gamma")
+    >>> option_meaning("UF", "history_weight")
     'the weight of the history (Jaccard) similarity mixed with the item-feature similarity'
+    >>> option_meaning("Ent_ori", "base")
+    ''
     """
-    meaning = OPTION_MEANINGS.get(option, "")
-    return meaning.get(measure, "") if isinstance(meaning, dict) else meaning
+    spec = get(measure)
+    takes = set(_run_options(spec)) | (set(_effectiveness_options(spec)) if spec.from_effectiveness else set())
+    return OPTION_MEANINGS.get(option, "") if option in takes else ""
 
 
 def get(name: str) -> MeasureSpec:
@@ -321,9 +319,9 @@ class Plan:
     :func:`evaluate_effectiveness`, :func:`recfair.compare`, :class:`recfair.Accumulator`, the
     Dask path and the command line) works from one.
 
-    >>> p = plan(["NDCG", "Ent_ori"], options={"Ent_ori": {"base": 2}})
+    >>> p = plan(["NDCG", "Ent_ori"], options={"Ent_ori": {"log_base": 2}})
     >>> p.names, p.options["Ent_ori"]
-    (('NDCG', 'Ent_ori'), {'base': 2})
+    (('NDCG', 'Ent_ori'), {'log_base': 2})
     """
 
     names: tuple[str, ...]
@@ -340,6 +338,15 @@ class Plan:
         return iter(zip(self.specs, (self.options[s.key] for s in self.specs)))
 
 
+def _check_renamed(measures, options) -> None:
+    """A ``ValueError`` naming the new name when ``options`` holds an old name of one of ``measures``."""
+    for key in measures:
+        for option in options:
+            message = renamed_option_message(key, option)
+            if message:
+                raise ValueError(message + ".")
+
+
 def plan(measures, *, options=None, keywords=None, on_undefined: str = "warn", run=None, able=None,
          unable: str = "", options_of=_run_options) -> Plan:
     """Turn (measures, families or parts; options; data) into a validated :class:`Plan`.
@@ -354,9 +361,10 @@ def plan(measures, *, options=None, keywords=None, on_undefined: str = "warn", r
         Per-measure options, ``{"SD_ind": {"base": "P"}, "VoCD": {"alpha": 0.3}}``; they win over
         ``keywords``.
     keywords : dict, optional
-        Plain keyword options (``gamma=0.5``): each goes to every requested measure that takes it.
-        One that no requested measure takes, or whose meaning differs between two requested
-        measures (:data:`recfair.registry.OPTION_MEANINGS`), is a ``ValueError``.
+        Plain keyword options (``gamma=0.5``): each goes to every requested measure that takes it
+        (an option name has one meaning for every measure, :data:`recfair.registry.OPTION_MEANINGS`).
+        One that no requested measure takes is a ``ValueError``; so is an option's old name
+        (:data:`recfair._validation.RENAMED_OPTIONS`), naming the new one.
     on_undefined : {"warn", "nan", "raise"}
     run : Run, optional
         When given, checked to have what every measure needs.
@@ -366,13 +374,13 @@ def plan(measures, *, options=None, keywords=None, on_undefined: str = "warn", r
 
     Examples
     --------
-    >>> p = plan(["Ent_ori", "SD_ind"], options={"SD_ind": {"base": "P"}})
-    >>> p.names, p.options["SD_ind"]
-    (('Ent_ori', 'SD_ind'), {'base': 'P'})
-    >>> plan(["Ent_ori", "SD_ind"], keywords={"base": 2})
+    >>> p = plan(["Ent_ori", "SD_ind"], keywords={"base": "P", "log_base": 2})
+    >>> p.names, p.options
+    (('Ent_ori', 'SD_ind'), {'Ent_ori': {'log_base': 2}, 'SD_ind': {'base': 'P'}})
+    >>> plan(["Ent_ori"], options={"Ent_ori": {"base": 2}})
     Traceback (most recent call last):
     ...
-    ValueError: option 'base' means two things here: for Ent_ori the logarithm's base (default n_items), for SD_ind the per-user relevance measure S(u) (e.g. 'NDCG'); pass it per measure, e.g. options={'SD_ind': {'base': ...}}.
+    ValueError: Ent_ori's option 'base' is now called 'log_base'.
     """
     check_on_undefined(on_undefined)
     names = _names(measures)
@@ -393,24 +401,17 @@ def plan(measures, *, options=None, keywords=None, on_undefined: str = "warn", r
         if not isinstance(values, dict):
             raise TypeError(f"options[{key!r}] must be a dict of option values, got {type(values).__name__}.")
         wrong = sorted(set(values) - set(allowed[key]))
+        _check_renamed([key], wrong)
         if wrong:
             raise ValueError(f"{key} takes no option(s) {wrong} (its options: {list(allowed[key]) or 'none'}).")
         own[key] = dict(values)
     keywords = {} if keywords is None else keywords
     known = set().union(*map(set, allowed.values()))
     unknown = sorted(set(keywords) - known)
+    _check_renamed(names, unknown)
     if unknown:
         raise ValueError(f"option(s) {unknown} are not parameters of any requested measure "
                          f"(their parameters: {sorted(known) or 'none'}).")
-    for name in keywords:
-        takers = [key for key in names if name in allowed[key] and name not in own.get(key, {})]
-        meanings = {}
-        for key in takers:
-            meanings.setdefault(option_meaning(key, name), key)
-        if len(meanings) > 1:
-            (m1, k1), (m2, k2) = list(meanings.items())[:2]
-            raise ValueError(f"option {name!r} means two things here: for {k1} {m1}, for {k2} {m2}; pass it per "
-                             f"measure, e.g. options={{{k2!r}: {{{name!r}: ...}}}}.")
     per_measure = {key: {**{o: v for o, v in keywords.items() if o in allowed[key]}, **own.get(key, {})}
                    for key in names}
     if run is not None:

@@ -35,8 +35,8 @@ def test_entropy_closed_forms_are_the_exact_extremes_of_the_defined_entropy(m, n
     low, high = search.exhaustive("Ent_def", m, n, k)
     assert (low, high) == pytest.approx((bounds.ent_most_unfair(m, n, k), bounds.ent_most_fair(m, n, k)), abs=EXACT)
     for base in (2, math.e):
-        assert search.exhaustive("Ent_def", m, n, k, base=base) == pytest.approx(
-            (bounds.ent_most_unfair(m, n, k, base=base), bounds.ent_most_fair(m, n, k, base=base)), abs=EXACT)
+        assert search.exhaustive("Ent_def", m, n, k, log_base=base) == pytest.approx(
+            (bounds.ent_most_unfair(m, n, k, log_base=base), bounds.ent_most_fair(m, n, k, log_base=base)), abs=EXACT)
     # the original entropy is defined only when every item is shown; its maximum is the same
     ori = search.exhaustive("Ent_ori", m, n, k)
     if k * m >= n:
@@ -205,7 +205,7 @@ def test_special_cases_simplify():
     assert bounds.gini_most_fair(3, 10, 2) == pytest.approx(1 - 6 / 10)      # km < n: 1 - km/n (E3)
     assert bounds.gini_most_fair(5, 10, 4) == 0.0
     assert bounds.ent_most_fair(5, 10, 4) == pytest.approx(1.0)              # n | km: log_n n
-    assert bounds.ent_most_fair(3, 10, 2, base=math.e) == pytest.approx(math.log(6))   # km < n: log km
+    assert bounds.ent_most_fair(3, 10, 2, log_base=math.e) == pytest.approx(math.log(6))   # km < n: log km
     assert bounds.gini_w_most_fair(2, 4, 2) == pytest.approx(0.113147, abs=5e-7)
     assert bounds.gini_w_most_fair(10, 100, 10) == pytest.approx(0.219, abs=5e-4)
     assert bounds.iid_single_round(3, 1) == pytest.approx(1 / 3 - 1 / 9)
@@ -226,8 +226,8 @@ def test_bound_arguments_are_checked(args, error, match):
 
 
 def test_bound_parameters_are_checked():
-    with pytest.raises(ValueError, match="base"):
-        bounds.ent_most_fair(2, 5, 2, base=1)
+    with pytest.raises(ValueError, match="log_base"):
+        bounds.ent_most_fair(2, 5, 2, log_base=1)
     with pytest.raises(ValueError, match="n, which must then be >= 2"):
         bounds.ent_most_unfair(2, 1, 1)
     with pytest.raises(ValueError, match="gamma"):
@@ -245,8 +245,8 @@ def test_achievable_original_names():
     m, n, k = 4, 7, 3
     assert bounds.achievable("Jain_ori", m, n, k) == Bounds(k / n, bounds.jain_most_fair(m, n, k))
     assert bounds.achievable("QF_ori", m, n, k) == Bounds(k / n, 1.0)
-    assert bounds.achievable("Ent_ori", m, n, k, base=2) == Bounds(bounds.ent_most_unfair(m, n, k, base=2),
-                                                                   bounds.ent_most_fair(m, n, k, base=2))
+    assert bounds.achievable("Ent_ori", m, n, k, log_base=2) == Bounds(bounds.ent_most_unfair(m, n, k, log_base=2),
+                                                                   bounds.ent_most_fair(m, n, k, log_base=2))
     assert bounds.achievable("Gini_ori", m, n, k) == Bounds(1 - k / n, bounds.gini_most_fair(m, n, k))
     assert bounds.achievable("Gini-w_ori", m, n, k) == Bounds(bounds.gini_w_most_unfair(m, n, k), 0.0)  # km > n
     assert bounds.achievable("Gini-w_ori", 2, 7, 3) == Bounds(bounds.gini_w_most_unfair(2, 7, 3),

@@ -163,7 +163,7 @@ def test_every_part_is_reachable(files, tmp_path):
             "--format", "json"]
     out = _cli(*base, "-m", "SD_group", "PUF", "Ent_our", "Ent_ori", "--user-attributes", tmp_path / "users.csv",
                "--grouping", "gender,age", "--history", tmp_path / "train.qrels", "--option", "PUF.base=P",
-               "--option", "Ent_our.base=2", "--similarity", "cosine")
+               "--option", "Ent_our.log_base=2", "--similarity", "cosine")
     assert out.returncode == 0, out.stderr
     rows = {v["measure"]: v for v in json.loads(out.stdout)["values"]}
     got = {key: v["value"] for key, v in rows.items()}
@@ -178,7 +178,9 @@ def test_every_part_is_reachable(files, tmp_path):
         "SD_group"])
     assert got["PUF"] == pytest.approx(rf.evaluate(a, n_items=n, measures=["PUF"], relevant=relevant, history=hist,
                                                    base="P", similarity="cosine")["PUF"])
-    assert got["Ent_our"] == pytest.approx(rf.evaluate(a, n_items=n, measures=["Ent_our"], base=2)["Ent_our"])
+    assert got["Ent_our"] == pytest.approx(rf.evaluate(a, n_items=n, measures=["Ent_our"], log_base=2)["Ent_our"])
+    old = _cli(*base, "-m", "Ent_ori", "--option", "Ent_ori.base=2")       # an option's old name names the new one
+    assert old.returncode == 1 and "Ent_ori's option 'base' is now called 'log_base'" in old.stderr, old.stderr
     assert got["PUF"] != pytest.approx(rf.evaluate(a, n_items=n, measures=["PUF"], relevant=relevant, history=hist,
                                                    similarity="cosine")["PUF"])     # the option took effect
     # a labelled similarity matrix, written in another user order: aligned by id

@@ -97,7 +97,7 @@ def test_as_written_refuses_a_wrong_rewrite():
 # the derived closed forms equal recfair.bounds
 # ----------------------------------------------------------------------------------------------
 
-EXTRA = {"ent_most_unfair": {"base": math.e}, "ent_most_fair": {"base": math.e}}
+EXTRA = {"ent_most_unfair": {"log_base": math.e}, "ent_most_fair": {"log_base": math.e}}
 
 
 @pytest.mark.parametrize("d", MNK, ids=lambda d: d.key)
@@ -111,7 +111,7 @@ def test_matches_bounds_on_grid(d):
 def test_entropy_in_base_n_matches_bounds_default(key):
     d, func = getattr(dv, key)(), getattr(bounds, key)
     for point in GRID:
-        assert d.evaluate(*point, base=point[1]) == pytest.approx(func(*point), abs=1e-12)
+        assert d.evaluate(*point, log_base=point[1]) == pytest.approx(func(*point), abs=1e-12)
 
 
 @pytest.mark.parametrize("beta_value", [0.0, 0.25, 0.5, 0.9])
@@ -270,8 +270,8 @@ def test_dataset_constants_at_k10(name):
     kk = 10
     assert round(dv.jain_most_fair().evaluate(mm, nn, kk), 6) == jain_max
     assert round(dv.gini_most_fair().evaluate(mm, nn, kk), 6) == gini_min
-    assert round(dv.ent_most_fair().evaluate(mm, nn, kk, base=nn), 6) == ent_max
-    assert round(dv.ent_most_unfair().evaluate(mm, nn, kk, base=nn), 6) == ent_min
+    assert round(dv.ent_most_fair().evaluate(mm, nn, kk, log_base=nn), 6) == ent_max
+    assert round(dv.ent_most_unfair().evaluate(mm, nn, kk, log_base=nn), 6) == ent_min
     assert round(dv.gini_w_most_unfair().evaluate(mm, nn, kk), 6) == gw_max
     assert round(dv.iid_single_round().evaluate(nn, kk, gamma=0.8), 6) == iid
     assert round(dv.fsat_true_minimum().evaluate(mm, nn, kk) * nn) == s_min

@@ -131,7 +131,7 @@ def test_gce_options_equal_the_transcription(beta, lam, c):
     x, labels, groups = _random_grouping(rng, 6, 20)
     if lam == 1.0:                                        # no smoothing: keep every group mean positive
         x, groups = x + 0.01, [[v + 0.01 for v in g] for g in groups]
-    assert G.gce_group(x, groups=labels, beta=beta, lam=lam, c=c) == pytest.approx(ref.p6_gce(groups, beta, lam, c),
+    assert G.gce_group(x, groups=labels, exponent=beta, lam=lam, c=c) == pytest.approx(ref.p6_gce(groups, beta, lam, c),
                                                                             rel=1e-9, abs=1e-12)
 
 
@@ -278,7 +278,7 @@ def test_undefined_values_follow_the_policy():
     (lambda: G.sd_group(["a", "b"], groups=[0, 1]), TypeError, "numbers"),
     (lambda: G.sd_group([0.1, 0.2], groups="ab"), TypeError, "groups"),
     (lambda: G.min_group([0.1, 0.2], groups=[0, 1], q=2), ValueError, "q"),
-    (lambda: G.gce_group([0.1, 0.2], groups=[0, 1], beta=1), ValueError, "beta"),
+    (lambda: G.gce_group([0.1, 0.2], groups=[0, 1], exponent=1), ValueError, "exponent"),
     (lambda: G.gce_group([0.1, 0.2], groups=[0, 1], lam=1.5), ValueError, "lam"),
     (lambda: _evaluate([0.1], [0], ["Nope"]), ValueError, "unknown measure"),
     (lambda: _evaluate([0.1], [0], eps=0.5), ValueError, "not parameters of any requested measure"),

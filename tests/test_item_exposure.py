@@ -388,11 +388,11 @@ def test_rounds_act_like_more_users_for_gini():
 def test_entropy_base_and_definitions():
     top = balanced_top_k(6, 4, 2)              # every item three times
     assert rf.item_entropy(top, n_items=4) == pytest.approx(1.0)
-    assert rf.item_entropy(top, n_items=4, base=2) == pytest.approx(2.0)
-    assert rf.item_entropy(top, n_items=4, base=2) == rf.item_entropy_defined(top, n_items=4, base=2)
+    assert rf.item_entropy(top, n_items=4, log_base=2) == pytest.approx(2.0)
+    assert rf.item_entropy(top, n_items=4, log_base=2) == rf.item_entropy_defined(top, n_items=4, log_base=2)
     rng = np.random.default_rng(9)
     top = random_top_k(5, 12, 3, seed=rng)
-    assert rf.item_entropy_corrected(top, n_items=12, base=2) == rf.item_entropy_corrected(top, n_items=12)
+    assert rf.item_entropy_corrected(top, n_items=12, log_base=2) == rf.item_entropy_corrected(top, n_items=12)
 
 
 def test_k_cuts_the_lists():
@@ -547,7 +547,7 @@ def test_defined_neighbours_of_the_undefined_cases():
         assert rf.fraction_satisfied_corrected([[0, 1]], n_items=5) == 1.0
         assert rf.fraction_satisfied([[0, 1]], n_items=5) == 1.0
         # an explicit base works for a one-item catalogue
-        assert rf.item_entropy([[0], [0]], n_items=1, base=2) == 0.0
+        assert rf.item_entropy([[0], [0]], n_items=1, log_base=2) == 0.0
 
 
 # ----------------------------------------------------------------------------------------------
@@ -603,8 +603,8 @@ def test_zero_feature_vector_of_a_recommended_item_is_rejected():
 @pytest.mark.parametrize("base", [1, 0.5, -2, float("inf"), "e"])
 @pytest.mark.parametrize("func", [rf.item_entropy, rf.item_entropy_defined, rf.item_entropy_corrected])
 def test_bad_log_base_is_rejected(func, base):
-    with pytest.raises(TypeError if isinstance(base, str) else ValueError, match="base"):   # one check_real
-        func(TOP, n_items=4, base=base)
+    with pytest.raises(TypeError if isinstance(base, str) else ValueError, match="log_base"):   # one check_real
+        func(TOP, n_items=4, log_base=base)
 
 
 ROUND_FUNCS = [rf.gini_index, rf.gini_index_corrected, rf.gini_index_weighted, rf.gini_index_weighted_corrected,
@@ -653,7 +653,7 @@ def test_registry_records():
         assert spec.chapter == chapters[key.split("_")[0].replace("Gini-w", "Gini")]
         assert spec.needs == ("top_k",)
         assert spec.achievable is not None and spec.undefined != "never"
-    assert REGISTRY["Ent_ori"].options == {"base": None}
+    assert REGISTRY["Ent_ori"].options == {"log_base": None}
     assert REGISTRY["VoCD"].options == {"alpha": 2.0, "beta": 0.0}
     assert REGISTRY["II-D"].options == REGISTRY["AI-D"].options == {"gamma": 0.8}
     assert REGISTRY["FSat_our"].range[0] == -np.inf
@@ -680,7 +680,8 @@ def test_evaluate_matches_the_public_functions_and_passes_options():
     rounds = np.stack([random_top_k(m, n, k, seed=rng) for _ in range(3)])
     top = rounds[0]
     feats = rng.normal(size=(n, 5))
-    got = rf.evaluate(top, n_items=n, measures=KEYS, on_undefined="nan", rounds=rounds, item_features=feats, gamma=0.5, beta=0.1, alpha=1.2, base=2)
+    got = rf.evaluate(top, n_items=n, measures=KEYS, on_undefined="nan", rounds=rounds, item_features=feats, gamma=0.5, beta=0.1, alpha=1.2,
+                      log_base=2)
     for key in KEYS:
         kwargs = {}
         if key in ("Gini_ori", "Gini_our", "Gini-w_ori", "Gini-w_our"):
@@ -690,7 +691,7 @@ def test_evaluate_matches_the_public_functions_and_passes_options():
         elif key == "VoCD":
             kwargs = {"alpha": 1.2, "beta": 0.1, "item_features": feats}
         elif key.startswith("Ent"):
-            kwargs = {"base": 2}
+            kwargs = {"log_base": 2}
         assert got[key] == pytest.approx(FUNCS[key](top, n_items=n, on_undefined="nan", **kwargs), nan_ok=True), key
 
 

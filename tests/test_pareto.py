@@ -166,8 +166,8 @@ def test_bad_points_alpha_and_pair():
     with pytest.raises(ValueError, match="points"):
         oracle2fair([[5], [4], [], [3]], [[0, 1], [0, 1, 2], [0], [0, 1]], n_items=6, k=2, points=1)
     for alpha in (-0.1, 1.5):
-        with pytest.raises(ValueError, match="alpha must lie in"):
-            dpfr(0.5, 0.5, frontier=table, rel="P", fair="Jain_our", alpha=alpha)
+        with pytest.raises(ValueError, match="fairness_weight must lie in"):
+            dpfr(0.5, 0.5, frontier=table, rel="P", fair="Jain_our", fairness_weight=alpha)
     with pytest.raises(ValueError, match="rel must be a relevance measure"):
         dpfr(0.5, 0.5, frontier=table, rel="Jain_our", fair="P")
     with pytest.raises(ValueError, match="fair must be a fairness measure"):
@@ -217,14 +217,14 @@ def test_reference_point_matches_the_transcription(seed, index_range, lo, hi):
     points = list(zip(rel.tolist(), fair.tolist()))
     for alpha in (0.0, 0.3, 0.5, 1.0):
         want = ref.pareto_reference_point(points, alpha, lo, size + hi)
-        assert reference_point(pf, rel="P", fair="Ent_our", alpha=alpha, index_range=index_range) == pytest.approx(want)
+        assert reference_point(pf, rel="P", fair="Ent_our", fairness_weight=alpha, index_range=index_range) == pytest.approx(want)
 
 
 def test_index_ranges_differ_only_at_the_ends():
     pf = pd.DataFrame({"P": [0.9, 0.5], "Jain_our": [0.1, 0.6]})
-    assert reference_point(pf, rel="P", fair="Jain_our", alpha=1.0) == (0.5, 0.6)
-    assert reference_point(pf, rel="P", fair="Jain_our", alpha=1.0, index_range="thesis") == (0.9, 0.1)
-    assert reference_point(pf, rel="P", fair="Jain_our", alpha=0.0, index_range="code") == (0.5, 0.6)
+    assert reference_point(pf, rel="P", fair="Jain_our", fairness_weight=1.0) == (0.5, 0.6)
+    assert reference_point(pf, rel="P", fair="Jain_our", fairness_weight=1.0, index_range="thesis") == (0.9, 0.1)
+    assert reference_point(pf, rel="P", fair="Jain_our", fairness_weight=0.0, index_range="code") == (0.5, 0.6)
     assert reference_point(pf.iloc[:1], rel="P", fair="Jain_our") == (0.9, 0.1)
 
 

@@ -62,7 +62,7 @@ def test_toy_sd_gini_envy_uf():
     assert mean_envy_user(TOP, relevant=REL, n_items=6) == pytest.approx(1 / 12)
     assert mean_envy_user(TOP, relevant=REL, n_items=6, normalization="printed") == pytest.approx(1 / 6)
     assert mean_max_envy_user(TOP, relevant=REL, n_items=6) == pytest.approx(0.125)
-    assert peu(TOP, relevant=REL, n_items=6) == 0.25 and peu(TOP, relevant=REL, n_items=6, epsilon=0.5) == 0.0
+    assert peu(TOP, relevant=REL, n_items=6) == 0.25 and peu(TOP, relevant=REL, n_items=6, envy_tolerance=0.5) == 0.0
     d = uf_details(TOP, history=HIST, n_items=6)
     assert d["n_similar_pairs"] == 1 and d["sum"] == pytest.approx(0.3125)
     assert d["threshold"] == pytest.approx(0.3610, abs=5e-4) and d["UF"] == pytest.approx(math.log(0.3125, 6))
@@ -104,7 +104,7 @@ def test_envy_equals_the_loops(seed, m):
             assert mean_max_envy_user(top, relevant=rel, n_items=n, phi=phi, block_size=block) == pytest.approx(
                 ref.mean_max_envy_users(top.tolist(), rel, k, ideal=ideal), abs=1e-12)
             for eps in (0.0, 0.05, 0.4):
-                assert peu(top, relevant=rel, n_items=n, epsilon=eps, phi=phi, block_size=block) == pytest.approx(
+                assert peu(top, relevant=rel, n_items=n, envy_tolerance=eps, phi=phi, block_size=block) == pytest.approx(
                     ref.peu(top.tolist(), rel, k, eps, ideal=ideal), abs=1e-12)
 
 
@@ -175,7 +175,7 @@ def test_gamma_mixes_item_features():
     for g in gen.GAMMAS:
         mixed = gen.gamma_similarity(hist, feats, gamma=g)
         assert np.allclose(mixed, mixed.T) and mixed.min() >= 0 and mixed.max() <= 1
-        got = uf(top, history=hist, n_items=n, gamma=g, item_features=feats)
+        got = uf(top, history=hist, n_items=n, history_weight=g, item_features=feats)
         assert got == pytest.approx(uf(top, history=hist, n_items=n, similarity=mixed), abs=1e-12)
     np.testing.assert_allclose(gen.gamma_similarity(hist, feats, gamma=1.0), jaccard(hist, n_items=n))
 
@@ -196,11 +196,11 @@ def test_evaluate_matches_the_functions():
     p = rf.relevance.per_user_from_hits("P", run.hits, run.n_relevant)
     sim = user_similarity(hist, similarity="cosine", minmax=True)
     got = rf.evaluate(top, n_items=n, measures=["PUF", "SD_ind", "Gini_ind", "ME_user", "MME_user", "PEU", "UF"],
-                      relevant=rel, history=hist, base="P", similarity="cosine", epsilon=0.1)
+                      relevant=rel, history=hist, base="P", similarity="cosine", envy_tolerance=0.1)
     assert got["PUF"] == pytest.approx(puf(p, similarity=sim), abs=1e-12)
     assert got["SD_ind"] == pytest.approx(sd_ind(p)) and got["Gini_ind"] == pytest.approx(gini_ind(p))
     assert got["ME_user"] == pytest.approx(mean_envy_user(top, relevant=rel, n_items=n))
-    assert got["PEU"] == pytest.approx(peu(top, relevant=rel, n_items=n, epsilon=0.1))
+    assert got["PEU"] == pytest.approx(peu(top, relevant=rel, n_items=n, envy_tolerance=0.1))
     assert got["UF"] == pytest.approx(uf(top, history=hist, n_items=n, similarity="cosine"))
     # a precomputed similarity is used as it is (no min-max unless asked)
     raw = cosine(hist)
@@ -337,8 +337,8 @@ def test_bad_input_gives_clear_errors():
         mean_envy_user([[0, 1]], relevant=[[0]], n_items=3)
     with pytest.raises(ValueError, match="<= 1"):
         puf([0.1, 2.0, 0.3], similarity=sim)
-    with pytest.raises(ValueError, match="epsilon"):
-        peu(TOP, relevant=REL, n_items=6, epsilon=-0.1)
+    with pytest.raises(ValueError, match="envy_tolerance"):
+        peu(TOP, relevant=REL, n_items=6, envy_tolerance=-0.1)
     with pytest.raises(ValueError, match="normalization"):
         puf([0.1, 0.2, 0.3], similarity=sim, normalization="ordered")
     with pytest.raises(ValueError, match="phi"):
@@ -350,10 +350,10 @@ def test_bad_input_gives_clear_errors():
         rf.evaluate(top, n_items=n, measures="PUF", relevant=rel, history=hist, similarity="pearson")
     with pytest.raises(ValueError, match="needs history"):
         rf.evaluate(top, n_items=n, measures="UF", relevant=rel)
-    with pytest.raises(ValueError, match="gamma"):
-        rf.evaluate(top, n_items=n, measures="UF", history=hist, gamma=1.5)
+    with pytest.raises(ValueError, match="history_weight"):
+        rf.evaluate(top, n_items=n, measures="UF", history=hist, history_weight=1.5)
     with pytest.raises(ValueError, match="item_features"):
-        rf.evaluate(top, n_items=n, measures="UF", history=hist, gamma=0.5)
+        rf.evaluate(top, n_items=n, measures="UF", history=hist, history_weight=0.5)
 
 
 def test_evaluate_scores_dispatch_and_errors():

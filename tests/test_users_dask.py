@@ -70,8 +70,8 @@ def test_envy_measures_on_the_cluster_equal_the_local_values(client, run):
                      mean_envy_user(top, relevant=rel, n_items=N, phi=phi))
         assert _same(mean_max_envy_user(top, relevant=rel, n_items=N, phi=phi, client=client, block_size=50),
                      mean_max_envy_user(top, relevant=rel, n_items=N, phi=phi))
-        assert _same(peu(top, relevant=rel, n_items=N, phi=phi, epsilon=0.1, client=client),
-                     peu(top, relevant=rel, n_items=N, phi=phi, epsilon=0.1))
+        assert _same(peu(top, relevant=rel, n_items=N, phi=phi, envy_tolerance=0.1, client=client),
+                     peu(top, relevant=rel, n_items=N, phi=phi, envy_tolerance=0.1))
 
 
 def test_uf_on_the_cluster_equals_the_local_value(client, run):
@@ -91,7 +91,7 @@ def test_bad_input_raises_the_local_error_before_anything_is_sent(client, run):
     for call in (lambda c: puf(bad, similarity=source, client=c),
                  lambda c: puf(scores, similarity=source, normalization="twice", client=c),
                  lambda c: mean_envy_user(top, relevant=rel, n_items=N - 1, client=c),
-                 lambda c: peu(top, relevant=rel, n_items=N, epsilon=-1, client=c),
+                 lambda c: peu(top, relevant=rel, n_items=N, envy_tolerance=-1, client=c),
                  lambda c: uf(top, history=hist, n_items=N, item_vectors=np.ones((N - 1, 3)), client=c)):
         with pytest.raises(ValueError) as local:
             call(None)

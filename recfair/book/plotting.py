@@ -663,12 +663,12 @@ def plot_per_user(axes, per_user: dict, keys, *, bins: int = 30):
 
 
 def plot_frontier(ax, table: pd.DataFrame, rel: str, fair: str, *, runs: pd.DataFrame | None = None,
-                  alpha: float = 0.5, title=None):
+                  fairness_weight: float = 0.5, title=None):
     """Draw the Pareto frontier of (``rel``, ``fair``), its reference point and optional runs; return ``ax``.
 
     ``table`` is a frontier sequence (:func:`recfair.pareto.oracle2fair`); the frontier comes
     from :func:`recfair.pareto.frontier` and the star marks :func:`recfair.pareto.reference_point`
-    at ``alpha``. ``runs`` (one row per run, columns ``rel`` and ``fair``) are drawn as dots.
+    at ``fairness_weight``. ``runs`` (one row per run, columns ``rel`` and ``fair``) are drawn as dots.
     Axis labels name the measures without the ``_our`` suffix. No show.
 
     Examples
@@ -684,9 +684,9 @@ def plot_frontier(ax, table: pd.DataFrame, rel: str, fair: str, *, runs: pd.Data
 
     front = frontier(table, rel=rel, fair=fair)
     ax.plot(front[rel], front[fair], color="0.3", lw=2, label="frontier")
-    star = reference_point(table, rel=rel, fair=fair, alpha=alpha)
+    star = reference_point(table, rel=rel, fair=fair, fairness_weight=fairness_weight)
     ax.plot(*star, marker="*", color=PALETTE[6], ms=13, ls="none",
-            label="midpoint" if alpha == 0.5 else f"reference point (α = {alpha:g})")
+            label="midpoint" if fairness_weight == 0.5 else f"reference point (α = {fairness_weight:g})")
     if runs is not None:
         ax.scatter(runs[rel], runs[fair], s=16, color=PALETTE[0], label="runs", zorder=3)
     k = table.attrs.get("k")

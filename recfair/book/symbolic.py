@@ -250,7 +250,7 @@ class Derivation:
     source : where the thesis states it.
     numeric_result : the expression :meth:`evaluate` uses, when it must differ from ``result``
         (e.g. a ``Piecewise`` adding the :math:`km < n` branch); defaults to ``result``.
-    log_result : the result is a natural logarithm; ``evaluate(..., base=b)`` changes the base.
+    log_result : the result is a natural logarithm; ``evaluate(..., log_base=b)`` changes the base.
     bound : name of the :mod:`recfair.item_exposure.bounds` function it equals, when it is not ``key``.
 
     Examples
@@ -343,19 +343,19 @@ class Derivation:
         """Whether the derivation's domain contains these parameter values."""
         return self._compiled[2](self._values(args, kwargs))
 
-    def evaluate(self, *args, base: float | None = None, **kwargs) -> float:
+    def evaluate(self, *args, log_base: float | None = None, **kwargs) -> float:
         """The bound as a float, with arguments in the order of :mod:`recfair.item_exposure.bounds`.
 
-        ``f`` and ``r`` are computed from ``(m, n, k)``. ``base`` applies only to a logarithmic
+        ``f`` and ``r`` are computed from ``(m, n, k)``. ``log_base`` (as in :func:`recfair.item_entropy`) applies only to a logarithmic
         result (``None``: natural logarithm).
         """
         values = self._values(args, kwargs)
         names, func, _ = self._compiled
         value = float(func(*[values[name] for name in names]))
-        if base is not None:
+        if log_base is not None:
             if not self.log_result:
-                raise TypeError(f"{self.key} is not a logarithm; 'base' does not apply")
-            value /= math.log(base)
+                raise TypeError(f"{self.key} is not a logarithm; 'log_base' does not apply")
+            value /= math.log(log_base)
         return value
 
 
@@ -392,7 +392,7 @@ def check_against(bounds_func: Callable, derivation: Derivation, grid: Iterable[
     """Compare a numeric bound with a derivation on every grid point inside its domain.
 
     Each grid point is a tuple of positional arguments in ``derivation.params`` order (usually
-    ``(m, n, k)``); ``params`` are passed as keywords to both sides (``gamma=0.8``, ``base=n`` ...).
+    ``(m, n, k)``); ``params`` are passed as keywords to both sides (``gamma=0.8``, ``log_base=n`` ...).
     Points outside ``derivation.domain`` are skipped.
 
     >>> from recfair.item_exposure.derivations import jain_most_unfair

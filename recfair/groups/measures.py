@@ -42,7 +42,8 @@ import numpy as np
 import pandas as pd
 
 from .._docs import ON_UNDEFINED, doc_filler
-from .._validation import check_effectiveness, check_on_undefined, check_real, undefined, undefined_users
+from .._validation import (check_effectiveness, check_on_undefined, check_real, renamed_options, undefined,
+                           undefined_users)
 from ..inequality import gini, gini_segments, pair_gap_sum
 
 __all__ = [
@@ -623,9 +624,10 @@ def kl_group(effectiveness, *, groups, on_undefined: str = "warn") -> float:
     return float((p[pos] * np.log2(p[pos] / q[pos])).sum())
 
 
+@renamed_options("GCE_group")
 @doc_filler(_DOCS)
 @_nan_policy
-def gce_group(effectiveness, *, groups, beta: float = 2.0, lam: float = 0.95, c: float = 1e-4,
+def gce_group(effectiveness, *, groups, exponent: float = 2.0, lam: float = 0.95, c: float = 1e-4,
               on_undefined: str = "warn") -> float:
     r"""GCE: generalised cross entropy of the groups' smoothed effectiveness shares against uniform (lower is fairer).
 
@@ -638,7 +640,7 @@ def gce_group(effectiveness, *, groups, beta: float = 2.0, lam: float = 0.95, c:
 
     with :math:`p_j = \bar g_j / \sum_{j'} \bar g_{j'}` (as in :func:`kl_group`) and
     :math:`p_{ref} = 1/N'`. The bracket encloses the ``- 1`` (as in the published code; the
-    thesis prints it outside, which would make uniform groups score -0.5). Defaults β = 2,
+    thesis prints it outside, which would make uniform groups score -0.5). Defaults β = 2 (``exponent``),
     λ = 0.95, c = 1e-4. With β = 2, GCE = ½(Σ_j 1/(N'² p̃_j) − 1) ≥ 0, zero iff all group means
     are equal. A group with zero mean effectiveness adds about ½·Σp̂/(N'²(1−λ)c) (hundreds
     with these defaults), so GCE mostly counts such groups. Needs non-negative effectiveness. Range:
@@ -648,7 +650,7 @@ def gce_group(effectiveness, *, groups, beta: float = 2.0, lam: float = 0.95, c:
     ----------
     <<effectiveness>>
     <<groups>>
-    beta : float, default=2
+    exponent : float, default=2
         The GCE exponent β (not 0 or 1).
     lam : float in [0, 1], default=0.95
         Jelinek-Mercer weight λ of the shares.
@@ -666,11 +668,12 @@ def gce_group(effectiveness, *, groups, beta: float = 2.0, lam: float = 0.95, c:
     0.0333
     """
     check_on_undefined(on_undefined)
-    for name, val in (("beta", beta), ("lam", lam), ("c", c)):
+    for name, val in (("exponent", exponent), ("lam", lam), ("c", c)):
         if isinstance(val, bool) or not isinstance(val, numbers.Real) or not np.isfinite(val):
             raise TypeError(f"{name} must be a finite real number, got {val!r}.")
-    if beta in (0, 1):
-        raise ValueError(f"beta must differ from 0 and 1 (the formula divides by beta(1 - beta)), got {beta}.")
+    if exponent in (0, 1):
+        raise ValueError(f"exponent must differ from 0 and 1 (the formula divides by beta(1 - beta), beta = exponent), "
+                         f"got {exponent}.")
     if not 0 <= lam <= 1:
         raise ValueError(f"lam must be in [0, 1], got {lam}.")
     if c < 0:
@@ -682,6 +685,7 @@ def gce_group(effectiveness, *, groups, beta: float = 2.0, lam: float = 0.95, c:
     hat = lam * p + (1.0 - lam) * c
     tilde = hat / hat.sum()
     k = g.n_groups
+    beta = exponent
     if beta > 1 and (tilde == 0).any():
         return float("inf")
     with np.errstate(divide="ignore"):

@@ -93,7 +93,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("-m", "--measures", nargs="+", required=True, metavar="MEASURE", help="measures, families or parts")
     ev.add_argument("-k", type=int, default=None, help="cut-off (default: the length of the longest list)")
     ev.add_argument("--option", action="append", default=[], metavar="MEASURE.KEY=VALUE",
-                    help="a measure's option, e.g. PUF.base=P, DPFR.rel=NDCG, Ent_ori.base=2 (repeatable)")
+                    help="a measure's option, e.g. PUF.base=P, DPFR.rel=NDCG, Ent_ori.log_base=2 (repeatable)")
     ev.add_argument("--similarity", metavar="NAME|FILE",
                     help="users x users similarity of PUF and UF: jaccard, cosine (from --history), or a CSV/TSV "
                          "matrix labelled with user ids (first row and first column)")
@@ -248,9 +248,10 @@ def parse_options(pairs, measures) -> dict:
 
     Values are read as int, float, true/false/none, else kept as text.
 
-    >>> parse_options(["PUF.base=P", "Ent_ori.base=2"], ["PUF", "Ent_ori"])
-    {'PUF': {'base': 'P'}, 'Ent_ori': {'base': 2}}
+    >>> parse_options(["PUF.base=P", "Ent_ori.log_base=2"], ["PUF", "Ent_ori"])
+    {'PUF': {'base': 'P'}, 'Ent_ori': {'log_base': 2}}
     """
+    from .._validation import renamed_option_message
     from ..registry import get
 
     out: dict = {}
@@ -262,6 +263,8 @@ def parse_options(pairs, measures) -> dict:
         spec = get(name)
         if spec.key not in measures:
             raise ValueError(f"--option {pair}: {spec.key} is not among the measures (-m).")
+        if key not in spec.options and renamed_option_message(spec.key, key):
+            raise ValueError(f"--option {pair}: {renamed_option_message(spec.key, key)}.")
         if key not in spec.options:
             raise ValueError(f"--option {pair}: {spec.key} has no option {key!r}; its options: "
                              f"{', '.join(spec.options) or 'none'}.")

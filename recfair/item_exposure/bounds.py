@@ -32,7 +32,8 @@ import math
 
 import numpy as np
 
-from .._validation import check_alpha, check_beta, check_positive_int, log_base
+from .._validation import (check_alpha, check_beta, check_positive_int, ln_of_base, renamed_option_message,
+                           renamed_options)
 from ..examination import check_gamma
 from ..examination import dcg as _dcg_weights
 from ..spec import Bounds
@@ -110,7 +111,8 @@ def qf_most_fair(m: int, n: int, k: int) -> float:
 
 # --------------------------------------------------------------------------- entropy
 
-def ent_most_unfair(m: int, n: int, k: int, *, base=None) -> float:
+@renamed_options("Ent_ori")
+def ent_most_unfair(m: int, n: int, k: int, *, log_base=None) -> float:
     r"""Entropy of the same ``k`` items for everyone: :math:`\log_b k` (base ``n`` by default).
 
     The original entropy is undefined (log 0) at that recommendation when ``k < n``; the
@@ -120,10 +122,11 @@ def ent_most_unfair(m: int, n: int, k: int, *, base=None) -> float:
     0.289795
     """
     m, n, k = _mnk(m, n, k)
-    return math.log(k) / log_base(base, n)
+    return math.log(k) / ln_of_base(log_base, n)
 
 
-def ent_most_fair(m: int, n: int, k: int, *, base=None) -> float:
+@renamed_options("Ent_ori")
+def ent_most_fair(m: int, n: int, k: int, *, log_base=None) -> float:
     r"""Entropy of the balanced counts (Paper 1, Resolving Limitations: Ent_max): base ``n`` by default.
 
     .. math::
@@ -137,7 +140,7 @@ def ent_most_fair(m: int, n: int, k: int, *, base=None) -> float:
     0.999644
     """
     m, n, k = _mnk(m, n, k)
-    ln_b = log_base(base, n)
+    ln_b = ln_of_base(log_base, n)
     km = k * m
     f, r = divmod(km, n)
     if f == 0:                       # km < n: km items once each; avoids 0 log 0
@@ -336,7 +339,7 @@ CORRECTED = {"Jain_our": "Jain_ori", "QF_our": "QF_ori", "Ent_our": "Ent_def", "
              "Gini-w_our": "Gini-w_ori", "FSat_our": "FSat_ori"}
 #: The parameters of the Part I measures and their defaults (the registry records' ``options``
 #: are read from here; a corrected measure takes its original's).
-PARAMETERS = {"Ent_ori": {"base": None}, "Ent_def": {"base": None}, "VoCD": {"alpha": 2.0, "beta": 0.0},
+PARAMETERS = {"Ent_ori": {"log_base": None}, "Ent_def": {"log_base": None}, "VoCD": {"alpha": 2.0, "beta": 0.0},
               "II-D": {"gamma": 0.8}, "AI-D": {"gamma": 0.8}}
 _CORRECTED = CORRECTED
 
@@ -345,7 +348,7 @@ def parameters(name: str) -> dict:
     """The parameters (with defaults) that Part I measure ``name`` takes.
 
     >>> parameters("Ent_our")
-    {'base': None}
+    {'log_base': None}
     """
     return dict(PARAMETERS.get(CORRECTED.get(name, name), {}))
 
@@ -353,6 +356,10 @@ def parameters(name: str) -> dict:
 def _check_params(name: str, params: dict) -> None:
     allowed = set(PARAMETERS.get(name, {}))
     unknown = sorted(set(params) - allowed)
+    for option in unknown:
+        message = renamed_option_message(name, option)
+        if message:
+            raise ValueError(message + ".")
     if unknown:
         raise ValueError(f"{name} takes the parameters {sorted(allowed) or 'none'}, got {unknown}.")
 
@@ -385,7 +392,7 @@ def achievable(measure: str, m: int, n: int, k: int, **params):
     m, n, k : int
         Users, catalogue size, list length (``1 <= k <= n``).
     **params
-        ``base`` for entropy (default ``n``), ``beta`` for VoCD (``alpha`` is accepted and
+        ``log_base`` for entropy (default ``n``), ``beta`` for VoCD (``alpha`` is accepted and
         does not change the bound), ``gamma`` for II-D/AI-D (default 0.8).
 
     Returns
@@ -433,8 +440,8 @@ def achievable(measure: str, m: int, n: int, k: int, **params):
     if measure == "QF_ori":
         return Bounds(qf_most_unfair(m, n, k), qf_most_fair(m, n, k))
     if measure in ("Ent_ori", "Ent_def"):
-        base = params.get("base")
-        return Bounds(ent_most_unfair(m, n, k, base=base), ent_most_fair(m, n, k, base=base))
+        log_base = params.get("log_base")
+        return Bounds(ent_most_unfair(m, n, k, log_base=log_base), ent_most_fair(m, n, k, log_base=log_base))
     if measure == "Gini_ori":
         return Bounds(gini_most_unfair(m, n, k), gini_most_fair(m, n, k))
     if measure == "Gini-w_ori":

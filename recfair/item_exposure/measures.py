@@ -36,8 +36,9 @@ import numpy as np
 from . import bounds as _b
 from .._docs import ON_UNDEFINED, ROUNDS, doc_filler
 from ..inequality import gini, gini_from_rank_sum
-from .._validation import (check_alpha, check_base, check_beta, check_item_features, check_on_undefined, check_real,
-                           check_rounds, check_top_k, log_base, snap, undefined)
+from .._validation import (check_alpha, check_beta, check_item_features, check_on_undefined, check_real,
+                           check_log_base, check_rounds, check_top_k, ln_of_base, renamed_options, snap,
+                           undefined)
 from ..examination import check_gamma
 from ..examination import dcg as _dcg_weights
 
@@ -398,7 +399,7 @@ def _rescale_ends(name: str, m: int, n: int, k: int) -> tuple[float, float]:
     """``(x_min, x_max)`` of the min-max correction of ``name``: its original's achievable range
     (:func:`recfair.item_exposure.bounds.achievable`; entropy in natural log, as the correction is base-invariant)."""
     original = _b.CORRECTED[name]
-    ends = _b.achievable(original, m, n, k, **({"base": math.e} if original == "Ent_def" else {}))
+    ends = _b.achievable(original, m, n, k, **({"log_base": math.e} if original == "Ent_def" else {}))
     return min(ends), max(ends)
 
 
@@ -425,7 +426,7 @@ def _batch_measure(base: str, totals: np.ndarray, *, m: int, n: int, k: int, par
     if base == "QF_ori":
         return _qf(totals, n)
     if base in ("Ent_ori", "Ent_def"):
-        ln_b = log_base(params.get("base"), n)
+        ln_b = ln_of_base(params.get("log_base"), n)
         return _entropy(totals, slots, ln_b, defined=base == "Ent_def")
     if base in ("Gini_ori", "Gini-w_ori"):
         return _gini(totals)
@@ -466,15 +467,15 @@ def _qf_our(top_k, n, on_undefined):
                       m, n, k, on_undefined)
 
 
-def _resolve_log_base(func: str, base, n: int, on_undefined: str):
-    base = check_base(base)
-    if base is None and n == 1:
+def _resolve_log_base(func: str, log_base, n: int, on_undefined: str):
+    log_base = check_log_base(log_base)
+    if log_base is None and n == 1:
         return None, undefined(func, "the default log base is n_items = 1, and log base 1 is undefined", on_undefined)
-    return math.log(n if base is None else base), None
+    return math.log(n if log_base is None else log_base), None
 
 
-def _ent_ori(top_k, n, on_undefined, base=None):
-    ln_b, fail = _resolve_log_base("item_entropy", base, n, on_undefined)
+def _ent_ori(top_k, n, on_undefined, log_base=None):
+    ln_b, fail = _resolve_log_base("item_entropy", log_base, n, on_undefined)
     if ln_b is None:
         return fail
     m, k = top_k.shape
@@ -488,8 +489,8 @@ def _ent_ori(top_k, n, on_undefined, base=None):
     return float(_entropy(counts, k * m, ln_b, defined=False))
 
 
-def _ent_def(top_k, n, on_undefined, base=None):
-    ln_b, fail = _resolve_log_base("item_entropy_defined", base, n, on_undefined)
+def _ent_def(top_k, n, on_undefined, log_base=None):
+    ln_b, fail = _resolve_log_base("item_entropy_defined", log_base, n, on_undefined)
     if ln_b is None:
         return fail
     m, k = top_k.shape
@@ -498,8 +499,8 @@ def _ent_def(top_k, n, on_undefined, base=None):
     return float(_entropy(_counts(top_k, n), k * m, ln_b, defined=True))
 
 
-def _ent_our(top_k, n, on_undefined, base=None):
-    check_base(base)                      # accepted for symmetry; the corrected entropy is base-invariant
+def _ent_our(top_k, n, on_undefined, log_base=None):
+    check_log_base(log_base)                      # accepted for symmetry; the corrected entropy is base-invariant
     m, k = top_k.shape
     return _corrected("Ent_our", "item_entropy_corrected",
                       lambda: _entropy(_counts(top_k, n), k * m, 1.0, defined=True), m, n, k, on_undefined)
@@ -805,7 +806,8 @@ def qualification_fairness_corrected(top_k, *, n_items, k=None, on_undefined="wa
 # --------------------------------------------------------------------------- entropy
 
 @_fill_doc
-def item_entropy(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> float:
+@renamed_options("Ent_ori")
+def item_entropy(top_k, *, n_items, k=None, log_base=None, on_undefined="warn") -> float:
     r"""Shannon entropy of the recommendation frequencies over **all** catalogue items.
 
     Higher is fairer.
@@ -820,7 +822,7 @@ def item_entropy(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> f
     Parameters
     ----------
     <<top_k>>
-    base : float, optional
+    log_base : float, optional
         Log base :math:`b > 1`; default ``n_items``.
     <<on_undefined>>
 
@@ -841,7 +843,7 @@ def item_entropy(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> f
     Undefined as soon as one item is never recommended: :math:`p(i) = 0` meets
     :math:`\log 0` (limitation L3). This is the normal case, e.g. whenever ``km < n``; the
     thesis reports NaN for every model. Also undefined without users, and with the default
-    base when ``n_items == 1`` (log base 1).
+    log_base when ``n_items == 1`` (log base 1).
 
     References
     ----------
@@ -859,11 +861,12 @@ def item_entropy(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> f
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _ent_ori(top_k, n, on_undefined, base=base)
+    return _ent_ori(top_k, n, on_undefined, log_base=log_base)
 
 
 @_fill_doc
-def item_entropy_defined(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> float:
+@renamed_options("Ent_def")
+def item_entropy_defined(top_k, *, n_items, k=None, log_base=None, on_undefined="warn") -> float:
     r"""Entropy of the recommendation frequencies summed over the recommended items only.
 
     Higher is fairer. It fixes the original's undefinedness and equals it whenever every
@@ -878,7 +881,7 @@ def item_entropy_defined(top_k, *, n_items, k=None, base=None, on_undefined="war
     Parameters
     ----------
     <<top_k>>
-    base : float, optional
+    log_base : float, optional
         Log base :math:`b > 1`; default ``n_items``.
     <<on_undefined>>
 
@@ -894,7 +897,7 @@ def item_entropy_defined(top_k, *, n_items, k=None, base=None, on_undefined="war
 
     Notes
     -----
-    Undefined without users and, with the default base, when ``n_items == 1``.
+    Undefined without users and, with the default log_base, when ``n_items == 1``.
 
     References
     ----------
@@ -908,11 +911,12 @@ def item_entropy_defined(top_k, *, n_items, k=None, base=None, on_undefined="war
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _ent_def(top_k, n, on_undefined, base=base)
+    return _ent_def(top_k, n, on_undefined, log_base=log_base)
 
 
 @_fill_doc
-def item_entropy_corrected(top_k, *, n_items, k=None, base=None, on_undefined="warn") -> float:
+@renamed_options("Ent_our")
+def item_entropy_corrected(top_k, *, n_items, k=None, log_base=None, on_undefined="warn") -> float:
     r"""The defined entropy rescaled: the same ``k`` items for everyone score 0, balanced counts 1.
 
     Higher is fairer.
@@ -931,7 +935,7 @@ def item_entropy_corrected(top_k, *, n_items, k=None, base=None, on_undefined="w
     Parameters
     ----------
     <<top_k>>
-    base : float, optional
+    log_base : float, optional
         Accepted for symmetry with :func:`item_entropy` and validated; the corrected entropy
         does not depend on the log base (every term scales by :math:`1/\ln b`).
     <<on_undefined>>
@@ -964,7 +968,7 @@ def item_entropy_corrected(top_k, *, n_items, k=None, base=None, on_undefined="w
     nan
     """
     top_k, n = _prepare(top_k, n_items, k, on_undefined)
-    return _ent_our(top_k, n, on_undefined, base=base)
+    return _ent_our(top_k, n, on_undefined, log_base=log_base)
 
 
 # --------------------------------------------------------------------------- Gini

@@ -128,7 +128,7 @@ def linear_form(key: str, run, **options) -> LinearForm | None:
     """The user-additive form of Part I measure ``key`` on ``run``, or None where there is none.
 
     None for measures outside :data:`LINEAR`, multi-round runs, entropy with a non-default
-    ``base``, and VoCD with item features (``alpha < 2``); callers then recompute the measure.
+    ``log_base``, and VoCD with item features (``alpha < 2``); callers then recompute the measure.
 
     >>> import numpy as np
     >>> from recfair.run import Run
@@ -144,7 +144,7 @@ def linear_form(key: str, run, **options) -> LinearForm | None:
         return None
     m, n, k = run.n_users, run.n_items, run.k
     if key in _ie.COUNT_MEASURES:
-        if options.get("base") is not None:
+        if options.get("log_base") is not None:
             return None
         threshold = _ie.fsat_threshold(k * m, n)
 

@@ -78,7 +78,7 @@ def exhaustive(measure: str, m: int, n: int, k: int, *, rounds: int = 1, max_con
     relevant : None
         Part I measures take no relevance; passing it is an error.
     **params
-        ``base`` (entropy), ``beta`` (VoCD; all shown items are similar, ``alpha = 2``),
+        ``log_base`` (entropy), ``beta`` (VoCD; all shown items are similar, ``alpha = 2``),
         ``gamma`` (II-D, AI-D, and the joint measures that take it).
 
     Returns
@@ -107,7 +107,7 @@ def exhaustive(measure: str, m: int, n: int, k: int, *, rounds: int = 1, max_con
     _check_params(base, params)
     corrected = measure in _CORRECTED
     if measure == "Ent_our":
-        params = {"base": math.e}       # the correction works in natural log (it is base-invariant)
+        params = {"log_base": math.e}       # the correction works in natural log (it is base-invariant)
     slots_users = m * rounds            # users x rounds: the effective number of lists
     if corrected and _empty_range_reason(measure, slots_users, n, k) is not None:
         raise ValueError(f"{measure} is undefined at (m={m}, n={n}, k={k}, rounds={rounds}): "

@@ -199,7 +199,7 @@ def check_teaser(*, alphas=None, samples: int = 2001, atol: float = 2e-3) -> Che
     exact_fair = sp.lambdify(alpha, d.forms["Fair"], modules="math")
     mismatches = []
     for a in alphas:
-        got = reference_point(table, rel=REL, fair=FAIR, alpha=float(a))
+        got = reference_point(table, rel=REL, fair=FAIR, fairness_weight=float(a))
         want = (d.evaluate(float(a)), float(exact_fair(float(a))))
         if max(abs(got[0] - want[0]), abs(got[1] - want[1])) > atol:
             mismatches.append(((float(a),), want, got))

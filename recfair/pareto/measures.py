@@ -20,7 +20,7 @@ import numbers
 import numpy as np
 import pandas as pd
 
-from .._validation import check_on_undefined, check_real, undefined
+from .._validation import check_on_undefined, check_real, renamed_options, undefined
 from ..item_exposure import RECORDS as _EXPOSURE_RECORDS
 from .generators import FAIR_MEASURES, REL_MEASURES
 
@@ -48,11 +48,11 @@ def _check_pair(table, rel, fair):
         raise ValueError("frontier is empty.")
 
 
-def _check_alpha(alpha) -> float:
-    alpha = check_real(alpha, "alpha")
-    if not 0.0 <= alpha <= 1.0:
-        raise ValueError(f"alpha must lie in [0, 1] (0: relevance only, 1: fairness only), got {alpha}.")
-    return alpha
+def _check_fairness_weight(weight) -> float:
+    weight = check_real(weight, "fairness_weight")
+    if not 0.0 <= weight <= 1.0:
+        raise ValueError(f"fairness_weight must lie in [0, 1] (0: relevance only, 1: fairness only), got {weight}.")
+    return weight
 
 
 def frontier(frontier: pd.DataFrame, *, rel: str, fair: str, strict: bool = False) -> pd.DataFrame:
@@ -117,15 +117,17 @@ def _segments(points: np.ndarray) -> np.ndarray:
     return np.concatenate([[0.0], np.cumsum(np.hypot(*np.diff(points, axis=0).T))])
 
 
-def reference_point(frontier: pd.DataFrame, *, rel: str, fair: str, alpha: float = 0.5,
+@renamed_options("DPFR")
+def reference_point(frontier: pd.DataFrame, *, rel: str, fair: str, fairness_weight: float = 0.5,
                     index_range: str = "full") -> tuple[float, float]:
     r"""The reference point :math:`s_\alpha` of the pair's frontier: the point whose polyline length from the
-    most relevant end is closest to :math:`\alpha\cdot\mathrm{lenPF}` (first on a tie: the more relevant).
+    most relevant end is closest to :math:`\alpha\cdot\mathrm{lenPF}` (first on a tie: the more relevant),
+    with :math:`\alpha` the ``fairness_weight``.
 
-    ``alpha = 0`` weighs relevance only, ``1`` fairness only; ``0.5`` is the frontier's midpoint.
+    ``fairness_weight = 0`` weighs relevance only, ``1`` fairness only; ``0.5`` is the frontier's midpoint.
     ``index_range`` picks the admissible points (:data:`INDEX_RANGES`): ``"full"`` (default, every
-    point, so ``alpha`` reaches both ends), ``"thesis"`` (:math:`j \in [1, |P|-1]`, as printed) or
-    ``"code"`` (:math:`j \in [2, |P|]`, as in the published code); they agree at ``alpha = 0.5`` except on
+    point, so ``fairness_weight`` reaches both ends), ``"thesis"`` (:math:`j \in [1, |P|-1]`, as printed) or
+    ``"code"`` (:math:`j \in [2, |P|]`, as in the published code); they agree at ``fairness_weight = 0.5`` except on
     frontiers of two points. A frontier of one point is its own reference point.
 
     .. math:: s_\alpha = x^{t'},\qquad t' = \operatorname*{argmin}_j \bigl|\mathrm{lenPF}(T^j) - \alpha\,\mathrm{lenPF}(P)\bigr|
@@ -141,8 +143,8 @@ def reference_point(frontier: pd.DataFrame, *, rel: str, fair: str, alpha: float
         The relevance measure of the pair (:data:`~recfair.pareto.REL_MEASURES`), e.g. ``"NDCG"``.
     fair : str
         The fairness measure of the pair (:data:`~recfair.pareto.FAIR_MEASURES`), e.g. ``"Ent_our"``.
-    alpha : float in [0, 1], default=0.5
-        The weight of fairness (0: relevance only, 1: fairness only).
+    fairness_weight : float in [0, 1], default=0.5
+        The weight of fairness, :math:`\alpha` (0: relevance only, 1: fairness only).
     index_range : {"full", "thesis", "code"}, default="full"
         Which frontier points may be the reference point (:data:`INDEX_RANGES`).
 
@@ -157,7 +159,7 @@ def reference_point(frontier: pd.DataFrame, *, rel: str, fair: str, alpha: float
     >>> reference_point(t, rel="P", fair="Jain_our")
     (0.5, 0.5)
     """
-    alpha = _check_alpha(alpha)
+    alpha = _check_fairness_weight(fairness_weight)
     if index_range not in INDEX_RANGES:
         raise ValueError(f"index_range must be one of {INDEX_RANGES}, got {index_range!r}.")
     front = _pareto_frontier(frontier, rel=rel, fair=fair)
@@ -170,7 +172,8 @@ def reference_point(frontier: pd.DataFrame, *, rel: str, fair: str, alpha: float
     return float(points[j, 0]), float(points[j, 1])
 
 
-def dpfr(rel_score, fair_score, *, frontier: pd.DataFrame, rel: str, fair: str, alpha: float = 0.5,
+@renamed_options("DPFR")
+def dpfr(rel_score, fair_score, *, frontier: pd.DataFrame, rel: str, fair: str, fairness_weight: float = 0.5,
          index_range: str = "full", on_undefined: str = "warn") -> float:
     r"""DPFR: the Euclidean distance from a run's (Rel, Fair) scores to the frontier's reference point.
 
@@ -191,8 +194,8 @@ def dpfr(rel_score, fair_score, *, frontier: pd.DataFrame, rel: str, fair: str, 
         The relevance measure of the pair (:data:`~recfair.pareto.REL_MEASURES`), e.g. ``"NDCG"``.
     fair : str
         The fairness measure of the pair (:data:`~recfair.pareto.FAIR_MEASURES`), e.g. ``"Ent_our"``.
-    alpha : float in [0, 1], default=0.5
-        The weight of fairness, as in :func:`reference_point`.
+    fairness_weight : float in [0, 1], default=0.5
+        The weight of fairness :math:`\alpha`, as in :func:`reference_point`.
     index_range : {"full", "thesis", "code"}, default="full"
         As in :func:`reference_point`.
     on_undefined : {"warn", "nan", "raise"}, default="warn"
@@ -215,7 +218,8 @@ def dpfr(rel_score, fair_score, *, frontier: pd.DataFrame, rel: str, fair: str, 
             values.append(float("nan"))
         else:
             values.append(check_real(value, name))
-    sx, sy = reference_point(frontier, rel=rel, fair=fair, alpha=alpha, index_range=index_range)
+    sx, sy = reference_point(frontier, rel=rel, fair=fair, fairness_weight=fairness_weight,
+                             index_range=index_range)
     x, y = values
     if math.isnan(x) or math.isnan(y):
         return undefined("DPFR", f"the run's score is undefined (NaN): ({x}, {y})", on_undefined)

@@ -4,7 +4,7 @@ DPFR is asked for by name like every measure, for a run that has ``relevant`` an
 (the test split the frontier is built from)::
 
     rf.evaluate(top_k, n_items=n, measures="DPFR", relevant=test, history=train_val,
-                rel="NDCG", fair="Ent_our", alpha=0.5)
+                rel="NDCG", fair="Ent_our", fairness_weight=0.5)
 
 The frontier is generated from ``history`` and ``relevant`` with :func:`recfair.pareto.oracle2fair`
 and kept in a small cache keyed by the split's content, so scoring many runs of the same test
@@ -82,8 +82,8 @@ def frontier_for(history, relevant, *, n_items: int, k: int, points=None):
     return table
 
 
-def _compute(run, *, on_undefined="warn", rel="NDCG", fair="Ent_our", alpha=0.5, index_range="full", points=None,
-             frontier=None):
+def _compute(run, *, on_undefined="warn", rel="NDCG", fair="Ent_our", fairness_weight=0.5, index_range="full",
+             points=None, frontier=None):
     if rel not in _gen.REL_MEASURES or fair not in _gen.FAIR_MEASURES:
         raise ValueError(f"DPFR pairs a relevance measure ({', '.join(_gen.REL_MEASURES)}) with a fairness measure "
                          f"({', '.join(_gen.FAIR_MEASURES)}); got rel={rel!r}, fair={fair!r}.")
@@ -99,8 +99,8 @@ def _compute(run, *, on_undefined="warn", rel="NDCG", fair="Ent_our", alpha=0.5,
     fair_score = _exposure_compute(fair, run, on_undefined=on_undefined)
     if not (math.isfinite(rel_score) and math.isfinite(fair_score)):
         return undefined("DPFR", f"the run's {rel} or {fair} is undefined", on_undefined)
-    return _pf.dpfr(rel_score, fair_score, frontier=table, rel=rel, fair=fair, alpha=alpha, index_range=index_range,
-                    on_undefined=on_undefined)
+    return _pf.dpfr(rel_score, fair_score, frontier=table, rel=rel, fair=fair, fairness_weight=fairness_weight,
+                    index_range=index_range, on_undefined=on_undefined)
 
 
 _FORMULA = (r"\mathrm{DPFR}_\alpha = d_E\bigl((\mathrm{Rel}, \mathrm{Fair}),\, s_\alpha\bigr),"
@@ -116,11 +116,11 @@ RECORDS = (
         formula=_FORMULA, family="pareto", paper=4, version="single", higher_is_better=False,
         range=(0.0, math.sqrt(2)), needs=("top_k", "relevant", "history"), compute=_compute, func=_pf.dpfr,
         description="Euclidean distance from a run's (Rel, Fair) scores to the point of the empirical Pareto frontier "
-                    "that weighs the two by alpha (0.5: the frontier's midpoint); 0 = on the reference point.",
+                    "that weighs the two by fairness_weight (0.5: the frontier's midpoint); 0 = on the reference point.",
         reference="Rampisela et al. 2025 (WWW), thesis Ch. 5",
         undefined="the run's Rel or Fair score is undefined",
-        options={"rel": "NDCG", "fair": "Ent_our", "alpha": 0.5, "index_range": "full", "points": None,
-                 "frontier": None},
+        options={"rel": "NDCG", "fair": "Ent_our", "fairness_weight": 0.5, "index_range": "full",
+                 "points": None, "frontier": None},
         chapter="dpfr",
     ),
 )

@@ -44,8 +44,8 @@ import scipy.sparse as sp
 
 from ..scale._distributed import check_client
 from ..inequality import gini, pair_gap_sum
-from .._validation import (check_effectiveness, check_item_sets, check_on_undefined, check_real, check_top_k, undefined,
-                           undefined_users)
+from .._validation import (check_effectiveness, check_item_sets, check_on_undefined, check_real, check_top_k,
+                           renamed_options, undefined, undefined_users)
 from ..run import contains
 from .similarity import UserSimilarity, genre_distributions, sim_js
 
@@ -434,13 +434,15 @@ def mean_max_envy_user(top_k, *, relevant, n_items: int, k: int | None = None, p
     return float(best.mean())
 
 
-def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float = 0.05, phi: str = "k",
+@renamed_options("PEU")
+def peu(top_k, *, relevant, n_items: int, k: int | None = None, envy_tolerance: float = 0.05, phi: str = "k",
         block_size: int | None = None, on_undefined: str = "warn", client=None) -> float:
     r"""Proportion of :math:`\varepsilon`-envious users (PEU; Do et al. 2022) on the corrected utility.
 
     .. math:: \mathrm{PEU} = \frac1m \sum_{u \in U} \mathbb{1}\bigl[\max_{u' \in U} \mathrm{envy}(u, u') > \varepsilon\bigr]
 
-    Lower is fairer; range [0, 1]; :math:`\varepsilon \ge 0` (default 0.05, the paper's).
+    Lower is fairer; range [0, 1]; the tolerance :math:`\varepsilon \ge 0` is ``envy_tolerance`` (default 0.05,
+    the paper's).
 
     Parameters
     ----------
@@ -452,8 +454,8 @@ def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float =
         Catalogue size.
     k : int, optional
         Cut-off; defaults to the width of ``top_k``.
-    epsilon : float >= 0, default=0.05
-        The envy a user must exceed to count as envious.
+    envy_tolerance : float >= 0, default=0.05
+        The envy :math:`\varepsilon` a user must exceed to count as envious.
     phi : {"k", "ideal"}, default="k"
         Denominator of the utility: ``k``, or the user's own ideal :math:`\min(k, |R_u|)`.
     block_size : int, optional
@@ -474,7 +476,7 @@ def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float =
     0.25
     """
     check_on_undefined(on_undefined)
-    eps = check_real(epsilon, "epsilon", low=0.0)
+    eps = check_real(envy_tolerance, "envy_tolerance", low=0.0)
     top, rel = _lists_and_relevant(top_k, relevant, n_items, k)
     _, best = _envy_stats(top, rel, phi, block_size, client)
     return float((best > eps).mean())
@@ -482,14 +484,12 @@ def peu(top_k, *, relevant, n_items: int, k: int | None = None, epsilon: float =
 
 # -------------------------------------------------------------------------------------------- UF
 
-def _uf_similarity(history, n_users, n_items, gamma, item_features, similarity):
-    gamma = float(gamma)
-    if not 0.0 <= gamma <= 1.0:
-        raise ValueError(f"gamma must lie in [0, 1], got {gamma!r}.")
+def _uf_similarity(history, n_users, n_items, history_weight, item_features, similarity):
+    gamma = check_real(history_weight, "history_weight", low=0.0, high=1.0)
     if not isinstance(similarity, str):
         if gamma != 1.0:
-            raise ValueError("gamma mixes the similarities computed from history and item features; with a "
-                             "precomputed similarity leave gamma=1 (mix them yourself).")
+            raise ValueError("history_weight mixes the similarities computed from history and item features; with a "
+                             "precomputed similarity leave history_weight=1 (mix them yourself).")
         return _source(similarity, n_users)
     if history is None:
         raise ValueError("UF needs the users' history (history=) or a precomputed similarity.")
@@ -499,12 +499,13 @@ def _uf_similarity(history, n_users, n_items, gamma, item_features, similarity):
     if gamma == 1.0:
         return source
     if item_features is None:
-        raise ValueError("gamma < 1 mixes in the item-feature (e.g. genre) similarity: pass item_features=.")
+        raise ValueError("history_weight < 1 mixes in the item-feature (e.g. genre) similarity: pass item_features=.")
     mixed = gamma * source.dense() + (1 - gamma) * sim_js(genre_distributions(history, item_features, n_items=n_items))
     return UserSimilarity.from_matrix(np.clip(mixed, 0.0, 1.0), n_users=n_users)
 
 
-def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float = 1.0,
+@renamed_options("UF")
+def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, history_weight: float = 1.0,
                similarity="jaccard", item_features=None, item_vectors=None, block_size: int | None = None,
                client=None) -> dict:
     r"""UF and its parts: ``{"UF", "sum", "threshold", "n_similar_pairs", "n_pairs", "log_base"}``.
@@ -517,7 +518,7 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
 
     Parameters
     ----------
-    top_k, history, n_items, k, gamma, similarity, item_features, item_vectors, block_size
+    top_k, history, n_items, k, history_weight, similarity, item_features, item_vectors, block_size
         As in :func:`uf`.
 
     Returns
@@ -536,7 +537,7 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
     m, kk = top.shape
     if m < 2:
         raise ValueError(f"user fairness compares users: at least 2 users are needed, got {m}.")
-    source = _uf_similarity(history, m, n_items, gamma, item_features, similarity)
+    source = _uf_similarity(history, m, n_items, history_weight, item_features, similarity)
     check_client(client)
     from . import _kernels
     n_pairs = m * (m - 1) / 2.0
@@ -568,7 +569,8 @@ def uf_details(top_k, *, history=None, n_items: int, k: int | None = None, gamma
             "n_pairs": int(n_pairs), "log_base": n_pairs}
 
 
-def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float = 1.0, similarity="jaccard",
+@renamed_options("UF")
+def uf(top_k, *, history=None, n_items: int, k: int | None = None, history_weight: float = 1.0, similarity="jaccard",
        item_features=None, item_vectors=None, block_size: int | None = None, on_undefined: str = "warn",
        client=None) -> float:
     r"""Wu et al.'s distance-based UnFairness score (UF, 2023), as Paper 5 uses it.
@@ -578,8 +580,8 @@ def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float 
         \mathrm{UF} = \log_{\binom m2} \sum_{(u, u') \in U^*} \mathrm{sim}_{UF}(u, u')\, d_L(u, u'),
         \qquad d_L(u, u') = \frac1{k^2} \sum_{i \in L_u} \sum_{i' \in L_{u'}} \bigl(1 - \cos(\vec i, \vec{i'})\bigr)
 
-    with :math:`\mathrm{sim}_{UF} = \gamma\,\mathrm{sim}_{Jacc} + (1-\gamma)\,\mathrm{sim}_{JS}` (raw,
-    not min-max scaled), :math:`U^*` the unordered pairs with :math:`\mathrm{sim}_{UF} \ge t`,
+    with :math:`\mathrm{sim}_{UF} = \gamma\,\mathrm{sim}_{Jacc} + (1-\gamma)\,\mathrm{sim}_{JS}` (:math:`\gamma` is
+    ``history_weight``; raw, not min-max scaled), :math:`U^*` the unordered pairs with :math:`\mathrm{sim}_{UF} \ge t`,
     :math:`t` = mean + population SD of :math:`\mathrm{sim}_{UF}` over the unordered pairs, item
     vectors :math:`\vec i` = the item's column of the binary history matrix (the reading the
     thesis's Ch. 6 §3 leaves open; ``item_vectors=`` for others). Lower is fairer. Range :math:`(-\infty, 1]`:
@@ -597,13 +599,14 @@ def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float 
         Catalogue size.
     k : int, optional
         Cut-off; defaults to the width of ``top_k``.
-    gamma : float in [0, 1], default=1
-        Weight of the history similarity; ``gamma < 1`` needs ``item_features`` (e.g. genres).
+    history_weight : float in [0, 1], default=1
+        Weight :math:`\gamma` of the history similarity; ``history_weight < 1`` needs ``item_features``
+        (e.g. genres).
     similarity : {"jaccard", "cosine"} or array-like (m, m), default="jaccard"
         The users x users similarity: a name (computed from ``history``) or a matrix, used as
         :math:`\mathrm{sim}_{UF}` as it is.
     item_features : array-like (n_items, d), optional
-        Item features (e.g. genres) for the :math:`\mathrm{sim}_{JS}` part when ``gamma < 1``.
+        Item features (e.g. genres) for the :math:`\mathrm{sim}_{JS}` part when ``history_weight < 1``.
     item_vectors : array-like or scipy.sparse (n_items, d), optional
         Item vectors of the list distance (default: the columns of the history matrix).
     block_size : int, optional
@@ -626,9 +629,9 @@ def uf(top_k, *, history=None, n_items: int, k: int | None = None, gamma: float 
     -0.649
     """
     check_on_undefined(on_undefined)
-    details = uf_details(top_k, history=history, n_items=n_items, k=k, gamma=gamma, similarity=similarity,
-                         item_features=item_features, item_vectors=item_vectors, block_size=block_size,
-                         client=client)
+    details = uf_details(top_k, history=history, n_items=n_items, k=k, history_weight=history_weight,
+                         similarity=similarity, item_features=item_features, item_vectors=item_vectors,
+                         block_size=block_size, client=client)
     if math.isnan(details["UF"]):
         return undefined("UF", "with 2 users there is one pair and the log base m(m-1)/2 is 1", on_undefined)
     return details["UF"]

@@ -131,15 +131,15 @@ def _mme(run, *, on_undefined="warn", phi="k", block_size=None, client=None):
                                  block_size=block_size, on_undefined=on_undefined, client=client)
 
 
-def _peu(run, *, on_undefined="warn", epsilon=0.05, phi="k", block_size=None, client=None):
-    return _m.peu(run.top_k, relevant=run.relevant, n_items=run.n_items, epsilon=epsilon, phi=phi,
+def _peu(run, *, on_undefined="warn", envy_tolerance=0.05, phi="k", block_size=None, client=None):
+    return _m.peu(run.top_k, relevant=run.relevant, n_items=run.n_items, envy_tolerance=envy_tolerance, phi=phi,
                   block_size=block_size, on_undefined=on_undefined, client=client)
 
 
-def _uf(run, *, on_undefined="warn", gamma=1.0, similarity="jaccard", item_vectors=None, block_size=None,
+def _uf(run, *, on_undefined="warn", history_weight=1.0, similarity="jaccard", item_vectors=None, block_size=None,
         client=None):
-    return _m.uf(run.top_k, history=run.history, n_items=run.n_items, gamma=gamma, similarity=similarity,
-                 item_features=run.item_features, item_vectors=item_vectors, block_size=block_size,
+    return _m.uf(run.top_k, history=run.history, n_items=run.n_items, history_weight=history_weight,
+                 similarity=similarity, item_features=run.item_features, item_vectors=item_vectors, block_size=block_size,
                  on_undefined=on_undefined, client=client)
 
 
@@ -210,9 +210,9 @@ RECORDS = (
                 r"\quad " + _ENVY,
         family="users", paper=5, version="corrected", higher_is_better=False, range=(0.0, 1.0),
         needs=("top_k", "relevant"), compute=_peu, func=_m.peu,
-        description="Share of users whose largest envy exceeds epsilon (default 0.05).",
+        description="Share of users whose largest envy exceeds envy_tolerance (epsilon; default 0.05).",
         reference="Do et al. 2022; corrected in thesis Ch. 6", undefined="never",
-        options={"epsilon": 0.05, "phi": "k", "block_size": None}, chapter="user-individual",
+        options={"envy_tolerance": 0.05, "phi": "k", "block_size": None}, chapter="user-individual",
     ),
     MeasureSpec(
         key="UF", label="Distance-based user unfairness", symbol=r"\mathrm{UF}",
@@ -222,7 +222,7 @@ RECORDS = (
         description="Log of the similarity-weighted mean cosine distance between the lists of the most similar user "
                     "pairs; ignores relevance; negative when the sum is below 1.",
         reference="Wu et al. 2023; as used in thesis Ch. 6", undefined="two users (log base 1)",
-        options={"gamma": 1.0, "similarity": "jaccard", "item_vectors": None, "block_size": None},
+        options={"history_weight": 1.0, "similarity": "jaccard", "item_vectors": None, "block_size": None},
         chapter="user-individual",
     ),
 )
