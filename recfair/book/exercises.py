@@ -423,7 +423,8 @@ def variant(label: str, name: str):
 class Result:
     """The outcome of a check; shown as one line of text (or Markdown in a notebook), truthy when right.
 
-    ``status`` is ``"right"``, ``"not yet"`` or ``"open"``.
+    ``status`` is ``"right"``, ``"not yet"`` or ``"open"`` (for :func:`student`: ``"named"``, ``"no name"``
+    or ``"book"``).
 
     >>> result = Result("jain-ex-1", False, "**jain-ex-1: not yet.**")
     >>> bool(result), result
