@@ -688,8 +688,18 @@ class NotebookWriter:
         return nb
 
 
-def install_cell(config: dict, student: str | None = None) -> str:
+def install_cell(config: dict, student: str | None = None, *, solutions: bool = False) -> str:
+    """The first code cell: install recfair where it is missing, then name the student (their variants)."""
     name = json.dumps(student) if student else "None"
+    if solutions:
+        who = ["# The instructor edition works on the book's values (a student notebook names its student here)."]
+    elif student:
+        who = ["# Your name, as your teacher entered it: some exercises come in your own variant, and their",
+               "# checks expect the answers of your variant. Run this cell first."]
+    else:
+        who = ["# >>> TYPE YOUR NAME (or the number your teacher gave you) in quotes in place of None below, then run",
+               "# this cell. Some exercises come in your own variant, and their checks expect your variant's answers;",
+               "# without a name you work on the book's values, and a teacher's scorecard cannot tell your variant."]
     return "\n".join([
         "# Runs in a bare kernel (Colab, a fresh Binder, a plain local Jupyter): install recfair where it is missing.",
         "import importlib.util",
@@ -700,8 +710,8 @@ def install_cell(config: dict, student: str | None = None) -> str:
         "import recfair",
         "import recfair.book.exercises",
         "",
-        "# Your name or student number, as your teacher gave it: some exercises then come in your own variant.",
-        f"recfair.book.exercises.student({name})",
+        *who,
+        "recfair.book.exercises.student(book=True)" if solutions else f"recfair.book.exercises.student({name})",
     ])
 
 
@@ -728,7 +738,12 @@ def vary_values(ex: Exercise) -> tuple[str, list] | None:
         raise ValueError(f"exercise {ex.label}: % vary: needs two or more distinct values, got {values}")
     code = next((p for p in ex.solution if isinstance(p, Code)), None)
     first = code.source.splitlines()[0].strip() if code and code.source else ""
-    if first.replace(" ", "") != f"{name}={values[0]!r}":
+    target, _, value = first.partition("=")
+    try:
+        same = target.strip() == name and ast.literal_eval(value.strip()) == values[0]
+    except (ValueError, SyntaxError):
+        same = False
+    if not same:
         raise ValueError(f"exercise {ex.label}: the solution's code must begin with `{name} = {values[0]!r}` "
                          f"(the book's value of the % vary: parameter), not {first!r}")
     return name, values
@@ -792,17 +807,26 @@ def build_notebook(book: Book, part: Part, solutions: bool, *, name_solutions: b
         if f"__page__{file}" in book.labels:
             head.append(f"- [{book.chapter_title(file)}]({book.url(file)})")
     if solutions:
+        varied = sum(bool(vary_values(e)) for c in chapters for e in c.exercises)
         head += ["", "For the teacher: each open question ends with a **rubric** (what a complete answer says); "
-                 "`python -m recfair.book.exercises score FOLDER` grades a folder of submitted student notebooks."]
+                 "`python -m recfair.book.exercises score FOLDER` grades a folder of submitted student notebooks"
+                 + (f". {plural(varied, 'exercise')} (marked **Variants**) come{'s' if varied == 1 else ''} in per-student "
+                    "variants chosen from the name in a student notebook's first cell: this edition shows the book's "
+                    "values, and each student's check and scorecard expect that student's own answers." if varied else ".")]
     else:
-        head += ["", "**How to work**: put your name (or the number your teacher gave you) into the first cell "
-                 "and run it, then each chapter's setup cell before its exercises. "
+        varied = sum(bool(vary_values(e)) for c in chapters for e in c.exercises)
+        head += ["", "**How to work**: in the first code cell, type your name (or the number your teacher gave you) "
+                 "in quotes in place of `None` — for example `recfair.book.exercises.student(\"Ada Lovelace\")` — "
+                 "and run it"
+                 + (f"; {plural(varied, 'exercise')} of this notebook then come{'s' if varied == 1 else ''} in your own "
+                    "variant (marked **Your variant**), with answers that differ from a classmate's" if varied else "")
+                 + ". Then run each chapter's setup cell before its exercises. "
                  "Write your code in the empty cell under an exercise, put your result into `answer = ...` and run "
                  "the check: it says *right* or *not yet* and, when not yet, gives a hint from the chapter. "
                  "Nothing of the solution is stored in this notebook or in the check."]
     head += ["", f"Open this notebook in [Binder]({launch['Binder']}) or [Colab]({launch['Colab']})."]
     w.md("\n".join(head))
-    w.code(install_cell(config, student))
+    w.code(install_cell(config, student, solutions=solutions))
     kinds = {}
     for chapter in chapters:
         w.md(f"## {chapter.title}\n\nChapter: [{chapter.title}]({book.url(chapter.file)}). "
@@ -822,10 +846,16 @@ def build_notebook(book: Book, part: Part, solutions: bool, *, name_solutions: b
             self_check = ex.kind != "open"
             vary = vary_values(ex)
             text = f"### Exercise {ex.number} · `{ex.label}` · about {minutes(ex)} min\n\n" + book.markdown(ex.text, chapter.file)
-            if vary:
-                text += (f"\n\n**Your variant**: the cell below sets `{vary[0]}` for you (the chapter's value is "
-                         f"{vary[1][0]!r}); use it where the question says {vary[1][0]!r}, and the check expects "
-                         "the answer of your variant.")
+            if vary and solutions:
+                text += (f"\n\n**Variants** (for the teacher): in the student notebooks the cell below gives each student "
+                         f"their own `{vary[0]}`, one of {', '.join(repr(v) for v in vary[1])}, in place of the "
+                         f"book's {vary[1][0]!r}; the answers differ, and the check accepts each student's own. "
+                         "This edition shows the book's value.")
+            elif vary:
+                text += (f"\n\n**Your variant**: the cell below sets `{vary[0]}` to your own value, in place of the "
+                         f"book's {vary[1][0]!r} in the question (it comes from the name in the first cell). "
+                         f"Work with `{vary[0]}`: the check expects the answer of your variant, so a classmate's "
+                         "answer may not be yours.")
             if self_check:
                 ask = book.markdown(ex.marks.get("ask", "").strip(), chapter.file)
                 text += f"\n\n**Your answer** (`answer`): {ask + ' — ' if ask else ''}{answer_template(ex)}."

@@ -414,6 +414,189 @@ def test_the_shipped_variant_exercise_has_the_answer_of_each_variant(store):
 
 
 # ---------------------------------------------------------------------------------------------
+# per-student variants of the numeric exercises
+# ---------------------------------------------------------------------------------------------
+#: numeric exercises kept the same for every student, and why
+FIXED = {
+    "fairness-ex-patience": "the item most exposed at γ = 0.5 is the one most often ranked first in the chapter's "
+                            "toy lists, the same item for any γ below 1: a varied γ gives every student one answer",
+    "data-ex-1": "computed on a stored real-data run (Last.fm, EASE) whose cutoff k = 10 the stored runs fix",
+    "data-ex-2": "computed on a stored real-data run (MovieLens-100K, Pop): no parameter of the exercise",
+    "jain-ex-3": "the thesis's own worked example (counts 3, 2, 1, 1, 1, 1), placed between the thesis's bounds",
+    "entropy-ex-3": "the question builds a recommendation sized for m = 10, n = 40, k = 10 (20 items four times, "
+                    "20 once); another size breaks the construction",
+    "fsat-ex-1": "the sizes are Book-x's (the thesis's dataset table): the question is about that dataset",
+    "vocd-ex-1": "the four β values probe the definition's thresholds on a fixed two-user case, and the question "
+                 "asks why the last two values agree",
+    "p1-experiments-ex-1": "counted from the significance tests of the stored Last.fm runs (real data, no parameter)",
+    "ifd-ex-3": "the corrected IFD÷ of a user with one relevant item is 0 for every n and k (a property of the "
+                "correction), so a variant would not change the answer",
+    "hd-ex-1": "HD of this one-user case is the same for every catalogue size n, so no variant changes the answer",
+    "hd-ex-2": "the smallest R follows from the theorem and is the same for every k",
+    "mme-ibo-iwo-ex-1": "the question reads off which item envies which in the three-item case, with MME as a "
+                        "multiple of 1/18 there",
+    "iif-aif-ex-2": "AI-F of rotating lists whose relevant items are the lists is 0 for every m, n and k "
+                    "(the point of the exercise)",
+    "iif-aif-ex-3": "a prediction from the theorem: the third relevant item lies beyond k, and every rank beyond k "
+                    "gives the same II-F_our",
+    "p23-experiments-ex-2": "read from the thesis's published table of Paper 2 (thesis.paper2_results)",
+    "pareto-dpfr-ex-2": "an exact sympy derivation at α = 1/3 from the chapter's closed form; DPFR's α option is "
+                        "being renamed (fairness_weight), so it stays fixed until then",
+    "pareto-generation-ex-1": "a property of the chapter's deterministic six-user walk (which user gets item 6, and why)",
+    "ui-ex-1": "the chapter's toy run computed by hand and compared with its printed ME_user",
+    "groups-ex-3": "GCE with two zero groups depends only on the smoothing constant, not on data; GCE's β option is "
+                   "being renamed (exponent)",
+    "groups-dec-ex-3": "the 5000 users are the chapter's check sample built in its setup; the question is the limit "
+                       "of one user per group",
+    "groups-exp-ex-3": "the chapter's free-text example of the paper's NDCG variant: two fixed users",
+}
+NUMERIC = ("number", "numbers", "integer")
+
+
+def _numeric(book):
+    return {e.label: (c, e) for c in book.chapters.values() for e in c.exercises if e.kind in NUMERIC}
+
+
+def test_every_numeric_exercise_varies_or_is_fixed_with_a_reason(book, store):
+    numeric = _numeric(book)
+    varied = {label for label, (_, e) in numeric.items() if gen.vary_values(e)}
+    assert not set(FIXED) - set(numeric), f"FIXED names exercises that are not numeric: {set(FIXED) - set(numeric)}"
+    assert not varied & set(FIXED), f"varied and FIXED at once: {varied & set(FIXED)}"
+    missing = set(numeric) - varied - set(FIXED)
+    assert not missing, f"numeric exercises neither varied (% vary:) nor in FIXED with a reason: {sorted(missing)}"
+    assert all(len(reason.split()) >= 8 for reason in FIXED.values())
+    assert len(varied) >= 10
+    for label in varied:
+        name, values = gen.vary_values(numeric[label][1])
+        entry = store[label]
+        assert entry["vary"] == {name: [list(v) if isinstance(v, tuple) else v for v in values]}, label
+        digests = [v["digest"] for v in entry["variants"]]
+        assert len(digests) == len(values) and len(set(digests)) == len(digests), \
+            f"{label}: two variants have the same answer"
+
+
+def _solution_code(book, label):
+    """The code a student runs for a varied exercise: the chapter's setup, then (after the parameter is
+    set) the solution, and the answer's expression."""
+    chapter, exercise = _numeric(book)[label]
+    name, values = gen.vary_values(exercise)
+    solution = "\n".join(gen._clean_magics(p.source) for p in gen._solution_pieces(exercise) if isinstance(p, gen.Code))
+    expression = gen.answer_expression(exercise)
+    setup = gen.chapter_slice(chapter, [solution, expression], given={name})
+    return "\n".join(gen.GLUE_PRELUDE + [gen._clean_magics(s) for s in setup]), name, values, solution, expression
+
+
+def _solve(book, label, value):
+    setup, name, _, solution, expression = _solution_code(book, label)
+    namespace = {"__name__": "__solution__"}
+    exec(compile(setup, f"<setup of {label}>", "exec"), namespace)
+    namespace[name] = value
+    exec(compile(solution, f"<solution of {label}>", "exec"), namespace)
+    return eval(expression, namespace)
+
+
+def _two_students(label, n_variants):
+    """Two names that get different variants of the exercise."""
+    names = [f"student-{i}" for i in range(50)]
+    index = {}
+    for name in names:
+        ex.student(name)
+        index[name] = ex._variant_index(label, n_variants)
+    first = names[0]
+    second = next(n for n in names if index[n] != index[first])
+    return (first, index[first]), (second, index[second])
+
+
+VARIED_CHEAP = ["iid-aid-ex-3", "groups-ex-2", "qf-ex-3", "field-pop-ex-1", "groups-dec-ex-1"]
+
+
+@pytest.mark.parametrize("label", VARIED_CHEAP)
+def test_each_student_is_right_with_their_own_variant_only(book, store, label):
+    """The answers are computed here by running the solution with each student's parameter."""
+    _, name, values, _, _ = _solution_code(book, label)
+    try:
+        (ada, i), (bob, j) = _two_students(label, len(values))
+        ex.student(ada)
+        assert ex.variant(label, name) == values[i]
+        answer_ada = _solve(book, label, values[i])
+        answer_bob = _solve(book, label, values[j])
+        assert ex.normalise(store[label]["kind"], store[label]["options"], answer_ada) != \
+            ex.normalise(store[label]["kind"], store[label]["options"], answer_bob)
+        assert ex.check(label, answer_ada) and not ex.check(label, answer_bob)
+        ex.student(bob)
+        assert ex.variant(label, name) == values[j]
+        assert ex.check(label, answer_bob) and not ex.check(label, answer_ada)
+    finally:
+        ex.student(None)
+
+
+def test_without_a_name_the_check_says_so(book, store):
+    label = "iid-aid-ex-3"
+    try:
+        shown = ex.student(None)
+        assert not shown and "No name set" in repr(shown) and "student(" in repr(shown)
+        book_answer = _solve(book, label, gen.vary_values(_numeric(book)[label][1])[1][0])
+        unnamed = ex.check(label, book_answer)
+        assert unnamed and "no name is set" in repr(unnamed) and "first cell" in repr(unnamed)
+        assert "no name is set" in repr(ex.check(label, [0.0, 0.0]))
+        fixed = next(iter(FIXED))
+        assert "no name is set" not in repr(ex.check(fixed, None))     # a fixed exercise needs no name
+        ex.student(book=True)                                             # the instructor edition
+        assert ex.check(label, book_answer) and "no name" not in repr(ex.check(label, book_answer))
+        assert "Working as **ada**" in repr(ex.student("ada"))
+        assert "no name" not in repr(ex.check(label, book_answer))
+        with pytest.raises(ValueError, match="not both"):
+            ex.student("ada", book=True)
+    finally:
+        ex.student(None)
+
+
+def test_student_notebooks_ask_for_the_name_and_the_instructor_edition_says_answers_vary(book):
+    for part in book.parts:
+        student_nb = json.loads((ROOT / "notebooks" / "exercises" / f"{part.slug}.ipynb").read_text())
+        teacher_nb = json.loads((ROOT / "notebooks" / "solutions" / f"{part.slug}.ipynb").read_text())
+        first = "".join(student_nb["cells"][1]["source"])
+        assert "TYPE YOUR NAME" in first and first.rstrip().endswith("recfair.book.exercises.student(None)")
+        assert "type your name" in "".join(student_nb["cells"][0]["source"])
+        assert "".join(teacher_nb["cells"][1]["source"]).rstrip().endswith("recfair.book.exercises.student(book=True)")
+        varied = [e.label for f in part.files if f in book.chapters for e in book.chapters[f].exercises
+                  if gen.vary_values(e)]
+        student_text = "\n".join("".join(c["source"]) for c in student_nb["cells"])
+        teacher_text = "\n".join("".join(c["source"]) for c in teacher_nb["cells"])
+        assert student_text.count("**Your variant**: ") == len(varied), part.slug
+        assert teacher_text.count("**Variants** (for the teacher)") == len(varied), part.slug
+        for label in varied:
+            assert f'recfair.book.exercises.variant("{label}"' in student_text
+            assert f'recfair.book.exercises.variant("{label}"' in teacher_text
+
+
+def test_scorecard_grades_each_student_on_their_own_variant(tmp_path, book, store):
+    pytest.importorskip("nbclient")
+    label = "iid-aid-ex-3"
+    setup, name, values, solution, expression = _solution_code(book, label)
+    try:
+        (ada, i), (bob, j) = _two_students(label, len(values))
+        copier = next(f"copier-{k}" for k in range(100)
+                      if ex.student(f"copier-{k}") and ex._variant_index(label, len(values)) != i)
+    finally:
+        ex.student(None)
+    own = [setup, f"{name} = recfair.book.exercises.variant({label!r}, {name!r})", solution,
+           f"answer = {expression}\nrecfair.book.exercises.check({label!r}, answer)"]
+    _submission(tmp_path / "ada.ipynb", own, student=ada)
+    _submission(tmp_path / "bob.ipynb", own, student=bob)
+    shared = [float(v) for v in _solve(book, label, values[i])]        # ada's answer, typed in by a classmate
+    _submission(tmp_path / "copier.ipynb", [f"answer = {shared!r}\nrecfair.book.exercises.check({label!r}, answer)"],
+                student=copier)
+    _submission(tmp_path / "noname.ipynb", own)
+    table = ex.scorecard(tmp_path)
+    assert table.loc[label, ada] == "right" and table.loc[label, bob] == "right"
+    assert table.loc[label, copier] == "not yet"
+    assert table.loc[label, "noname"] == "right"          # graded on the book's variant, and listed
+    assert table.attrs["unnamed"] == ["noname.ipynb"]
+    assert not any(table.attrs["errors"].values()), table.attrs["errors"]
+
+
+# ---------------------------------------------------------------------------------------------
 # grading
 # ---------------------------------------------------------------------------------------------
 def _submission(path, cells, student=None):

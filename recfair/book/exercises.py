@@ -351,24 +351,44 @@ def make_entry(label: str, kind: str, options: str, recorded) -> dict:
 # ------------------------------------------------------------------------------------------------
 # students and variants
 # ------------------------------------------------------------------------------------------------
-_STUDENT: dict = {"name": None}
+_STUDENT: dict = {"name": None, "book": False}
 
 
-def student(name: str | None) -> str:
+def student(name: str | None = None, *, book: bool = False) -> "Result":
     """Fix the student whose variants this kernel works on (the first cell of a student notebook).
 
     ``name`` is any identifier the teacher hands out (a login, a student number); ``None`` returns to the
-    book's own values. :func:`variant` and :func:`check` read it.
+    book's own values, and the checks of varied exercises then remind the student to give a name.
+    ``book=True`` (the instructor edition) works on the book's values on purpose, without reminders.
+    :func:`variant` and :func:`check` read it. The result says, in the notebook, who is working (or
+    that no name is set yet); it is truthy when a name is set.
 
     >>> student("ada")
-    'ada'
-    >>> student(None)
-    'the book'
+    Working as **ada**: the exercises marked *Your variant* use your own values, and their checks expect your answers.
+    >>> bool(student(None))
+    False
     """
     if name is not None and (not isinstance(name, str) or not name.strip()):
         raise TypeError(f"name must be a non-empty str (a student's login or number) or None, got {name!r}")
+    if not isinstance(book, bool):
+        raise TypeError(f"book must be True or False, got {book!r}")
+    if book and name is not None:
+        raise ValueError("give a student's name or book=True (the book's values), not both")
     _STUDENT["name"] = name.strip() if name else None
-    return _STUDENT["name"] or "the book"
+    _STUDENT["book"] = book
+    if book:
+        return Result("student", False, "Working on the **book's values** (no student): a student notebook names "
+                                        "its student here, and varied exercises then expect that student's answers.",
+                      "book")
+    if _STUDENT["name"]:
+        return Result("student", True, f"Working as **{_STUDENT['name']}**: the exercises marked *Your variant* use "
+                                        "your own values, and their checks expect your answers.", "named")
+    return Result("student", False, _NO_NAME, "no name")
+
+
+_NO_NAME = ("**No name set.** Type your name (or the number your teacher gave you) in quotes in the first cell, "
+            "e.g. `recfair.book.exercises.student(\"Ada Lovelace\")`, and run it: until then the exercises marked "
+            "*Your variant* use the book's values, and your teacher's scorecard cannot tell your variant.")
 
 
 def _variant_index(label: str, n_variants: int) -> int:
@@ -383,8 +403,7 @@ def variant(label: str, name: str):
     """The current student's value of parameter ``name`` of exercise ``label`` (the book's value when
     no student is set).
 
-    >>> student(None)
-    'the book'
+    >>> _ = student(None)
     >>> variant("puf-ex-1", "m_odd")       # the book's value
     5
     """
@@ -404,7 +423,8 @@ def variant(label: str, name: str):
 class Result:
     """The outcome of a check; shown as one line of text (or Markdown in a notebook), truthy when right.
 
-    ``status`` is ``"right"``, ``"not yet"`` or ``"open"``.
+    ``status`` is ``"right"``, ``"not yet"`` or ``"open"`` (for :func:`student`: ``"named"``, ``"no name"``
+    or ``"book"``).
 
     >>> result = Result("jain-ex-1", False, "**jain-ex-1: not yet.**")
     >>> bool(result), result
@@ -471,18 +491,24 @@ def check(label: str, answer) -> Result:
     kind, options = entry["kind"], entry["options"]
     digests = entry.get("variants")
     target = digests[_variant_index(label, len(digests))] if digests else entry
+    # a varied exercise checked with no student named: the book's variant, and the student is told so
+    note = f" ({_UNNAMED})" if digests and not _STUDENT["name"] and not _STUDENT["book"] else ""
     try:
         candidates = _candidates(kind, options, answer)
     except (TypeError, ValueError) as error:
-        return Result(label, False, f"**{label}: not yet** — {error}.", "not yet")
+        return Result(label, False, f"**{label}: not yet** — {error}.{note}", "not yet")
     if any(_hash(label, entry["salt"], c) == target["digest"] for c in candidates):
-        return Result(label, True, f"**{label}: right.** ✓", "right")
+        return Result(label, True, f"**{label}: right.** ✓{note}", "right")
     short = _short_of_digits(label, entry, target, answer)
     if short:
-        return Result(label, False, f"**{label}: not yet** — {short}.", "not yet")
+        return Result(label, False, f"**{label}: not yet** — {short}.{note}", "not yet")
     hint = entry.get("hint") or "reread the chapter's section on this question."
-    return Result(label, False, f"**{label}: not yet.** Hint: {hint} (chapter: [{entry['chapter']}]({entry['url']}))",
+    return Result(label, False, f"**{label}: not yet.** Hint: {hint} (chapter: [{entry['chapter']}]({entry['url']})){note}",
                   "not yet")
+
+
+_UNNAMED = ("checked against the book's variant: no name is set — put yours into "
+            "`recfair.book.exercises.student(...)` in the first cell and run the notebook again from there")
 
 
 def _short_of_digits(label: str, entry: dict, target: dict, answer) -> str | None:
@@ -542,17 +568,19 @@ def _notebooks(path) -> list:
     return found
 
 
-def _student_name(nb, path, root) -> str:
-    """The name given to ``recfair.book.exercises.student(...)`` in the notebook, else its sub-folder of the
-    graded folder, else its file name."""
+def _student_name(nb, path, root) -> tuple[str, bool]:
+    """The name given to ``recfair.book.exercises.student(...)`` in the notebook (a code line, not a
+    comment), else its sub-folder of the graded folder, else its file name; and whether the notebook
+    names its student."""
     for cell in nb.cells:
         if cell.cell_type == "code":
-            match = _STUDENT_CALL.search(cell.source)
+            code = "\n".join(line.split("#")[0] for line in cell.source.splitlines())
+            match = _STUDENT_CALL.search(code)
             if match:
-                return match.group(2)
+                return match.group(2), True
     if path.parent != root and root in path.parents:
-        return path.relative_to(root).parts[0]
-    return path.stem
+        return path.relative_to(root).parts[0], False
+    return path.stem, False
 
 
 def _read_status(cell, label: str) -> str:
@@ -631,7 +659,9 @@ def scorecard(path, *, execute: bool = True, timeout: int = 1800):
     -------
     pandas.DataFrame
         Labels in the notebooks' order × students; ``.attrs["errors"]`` maps a student to the errors
-        their cells raised. ``scorecard(...).to_csv("scores.csv")`` exports it.
+        their cells raised; ``.attrs["unnamed"]`` lists the notebooks that name no student
+        (``student("...")``) although they hold varied exercises: those are graded on the book's
+        variants. ``scorecard(...).to_csv("scores.csv")`` exports it.
 
     Examples
     --------
@@ -656,10 +686,14 @@ def scorecard(path, *, execute: bool = True, timeout: int = 1800):
     columns: dict[str, dict[str, str]] = {}
     order: list[str] = []
     errors: dict[str, list[str]] = {}
+    unnamed: list[str] = []
     rank = {"right": 2, "open": 1, "not yet": 0}
+    store = _store()
     for notebook in _notebooks(root):
         results, raised, nb = _grade_one(notebook, execute=execute, timeout=timeout)
-        name = _student_name(nb, notebook, root if root.is_dir() else notebook.parent)
+        name, named = _student_name(nb, notebook, root if root.is_dir() else notebook.parent)
+        if not named and any("variants" in store.get(label, {}) for label, _ in results):
+            unnamed.append(str(notebook.relative_to(root) if root.is_dir() else notebook.name))
         column = columns.setdefault(name, {})
         for label, status in results:
             if label not in order:
@@ -672,6 +706,7 @@ def scorecard(path, *, execute: bool = True, timeout: int = 1800):
                          index=pd.Index(order, name="label"))
     table.columns.name = "student"
     table.attrs["errors"] = errors
+    table.attrs["unnamed"] = unnamed
     return table
 
 
@@ -700,6 +735,9 @@ def main(argv: list[str] | None = None) -> int:
     counts = (table == "right").sum()
     print("\nright per student: " + ", ".join(f"{name} {n}/{int((table[name] != 'open').sum())}"
                                              for name, n in counts.items()))
+    for notebook in table.attrs["unnamed"]:
+        print(f"{notebook}: names no student (recfair.book.exercises.student(\"...\") in its first cell): "
+              "its varied exercises are graded on the book's variants", file=sys.stderr)
     for name, raised in table.attrs["errors"].items():
         for error in raised:
             print(f"{name}: a cell raised {error}", file=sys.stderr)
