@@ -48,7 +48,11 @@ def achievable(measure: str, m: int, n: int, k: int, **params) -> Bounds:
     """
     spec = get(measure)
     if spec.achievable is None:
-        raise ValueError(f"{measure} has no achievable bounds (see REGISTRY[{measure!r}].undefined and its chapter).")
+        from .field.bounds import NO_BOUND
+
+        why = NO_BOUND.get(spec.key)
+        raise ValueError(f"{measure} has {why}." if why else
+                         f"{measure} has no achievable bounds (see REGISTRY[{measure!r}].undefined and its chapter).")
     return spec.achievable(m, n, k, **params)
 
 

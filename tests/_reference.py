@@ -1729,3 +1729,22 @@ def shown_ee_r(case, gamma=0.5):
     return 2 * sum(sum(e * t for e, t in zip(_eps(case, u, gamma), _eps_star(case, u, gamma)))
                    for u in range(case["m"])) / case["m"]
 
+
+
+def reference_extremes(shown, case, *, ranked):
+    """Smallest and largest value of ``shown(case)`` over every recommendation (``case["top"]`` enumerated).
+
+    Each user's list is any ordered (``ranked``) or unordered ``k``-subset of the items outside
+    its history; undefined values (a division by zero) are skipped. The brute force the
+    achievable-range searches of Part VI are checked against.
+    """
+    n, k, m = case["n"], case["k"], case["m"]
+    choose = itertools.permutations if ranked else itertools.combinations
+    per_user = [list(choose([i for i in range(n) if i not in set(case["hist"][u])], k)) for u in range(m)]
+    values = []
+    for lists in itertools.product(*per_user):
+        try:
+            values.append(shown({**case, "top": [list(x) for x in lists]}))
+        except ZeroDivisionError:
+            continue
+    return min(values), max(values)

@@ -52,7 +52,7 @@ from ..spec import Bounds, Extremes
 from . import _core
 
 __all__ = ["achievable_arp", "achievable_aplt", "achievable_aclt", "achievable_rsp", "achievable_ndkl",
-           "achievable_awrf", "exhaustive", "ACHIEVABLE", "EXHAUSTIVE", "RANKED"]
+           "achievable_awrf", "exhaustive", "ACHIEVABLE", "EXHAUSTIVE", "RANKED", "NO_BOUND"]
 
 
 def _sizes(m, n, k):
@@ -264,6 +264,10 @@ def exhaustive(measure: str, m, n, k, *, max_configurations: int = 200_000, **in
 #: Closed forms by registry name (each record's ``achievable``).
 ACHIEVABLE = {"ARP": achievable_arp, "APLT": achievable_aplt, "ACLT": achievable_aclt, "RSP": achievable_rsp,
               "PopRSP": achievable_rsp, "NDKL": achievable_ndkl, "AWRF": achievable_awrf}
+
+from .bounds_groups import ACHIEVABLE as _GROUP_SEARCHES, NO_BOUND  # noqa: E402  (the group measures' searches)
+
+ACHIEVABLE.update(_GROUP_SEARCHES)
 
 
 def _search(key):
