@@ -232,3 +232,13 @@ def test_bad_inputs_are_named():
         BG.achievable_mmf(2, 4, 2, group_sizes=(2, 1))
     with pytest.raises(ValueError, match="k=5 exceeds"):
         BG.achievable_ee_d(2, 4, 5, group_sizes=(2, 2))
+
+
+def test_derivations_match_the_searches():
+    mmf = BG.achievable_mmf(1, 4, 2, group_sizes=(2, 2)).most_fair
+    assert mmf == pytest.approx(float(D.mmf_two_positions().result)) and D.mmf_two_positions().holds
+    assert BG.achievable_mmf(3, 4, 2, group_sizes=(2, 2)).most_fair > mmf         # more users even out the exposure
+    d = D.ee_d_concentrated(list_length=3)
+    assert d.holds
+    assert BG.achievable_ee_d(2, 6, 3, group_sizes=(3, 3), patience=0.6).most_unfair == \
+        pytest.approx(float(d.result.subs(D.gamma, 0.6)))

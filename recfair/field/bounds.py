@@ -20,6 +20,11 @@ NDKL              exact search over the group counts of each prefix (``group_siz
 AWRF              exact search over the group sequences of a list (``group_sizes=``); its
                   minimum is 0 only when the target gives a group no share: against the
                   catalogue's shares a list of one group still scores above 0
+REO, PopREO,      exact searches of :mod:`recfair.field.bounds_groups` (no closed form: their
+ExpRatio, MMF,    ends depend on the relevant items, histories or user groups); each raises
+EE-L/D/R, C_KL,   a ValueError naming its size limit rather than guess past it
+UGF, UserMAD, BD
+ItemMAD           no achievable range (:data:`NO_BOUND`): the gains are the rated values
 ================  ==========================================================================
 
 Corrected (``_our``) versions. The thesis corrects a measure by min-max normalising it over its

@@ -12,6 +12,12 @@ r"""Part VI's closed forms derived with sympy (loaded on first use).
   :math:`p = 1/2`: AWRF's least value is not 0.
 * :func:`c_kl_maximum`: a list sharing no genre with the history has
   :math:`C_{KL} = \ln(1/\alpha)`, Steck's smoothing caps the divergence.
+* :func:`mmf_two_positions`: one list of two positions and two groups: the fairest split gives
+  the worse-off group the second position, :math:`\mathrm{MMF} = 1/(1 + \log_2 3) \approx 0.387`,
+  never its nominal 1/2.
+* :func:`ee_d_concentrated`: a list of one group has EE-D
+  :math:`\bigl((1-\gamma^k)/(1-\gamma)\bigr)^2`, its most unfair end when a group can fill
+  the list.
 
 Each returns a :class:`FieldDerivation`: the captioned steps, the result and sympy's check
 (``holds``).
@@ -29,10 +35,11 @@ import sympy as sp
 from ..book.symbolic import eq
 
 __all__ = ["FieldDerivation", "aplt_of_uniform_random", "rsp_parity", "ndkl_lower_bound", "awrf_single_group",
-           "c_kl_maximum"]
+           "c_kl_maximum", "mmf_two_positions", "ee_d_concentrated"]
 
 m, n, k, t, a, n1, n2 = sp.symbols("m n k t a n_1 n_2", positive=True)
 p, alpha = sp.symbols("p alpha", positive=True)
+gamma = sp.Symbol("gamma", positive=True)
 
 
 @dataclass(frozen=True)
@@ -136,3 +143,38 @@ def c_kl_maximum() -> FieldDerivation:
     steps = (("Each history genre g with share p", eq(sp.Symbol("term_g"), p * per_genre)),
              ("Shares sum to 1", eq(sp.Symbol("C_KL"), result)))
     return FieldDerivation(steps=steps, result=result, check=sp.simplify(sp.expand_log(per_genre - result, force=True)))
+
+
+
+def mmf_two_positions() -> FieldDerivation:
+    r"""One list, two positions, two groups: MMF's fair end is :math:`w_2/(w_1 + w_2) = 1/(1 + \log_2 3)`.
+
+    Each group's exposure is the DCG weight of the positions it holds; the worse-off group gets
+    at most the second position's weight :math:`w_2 = 1/\log_2 3` (giving it the first makes it the
+    better-off one), so the nominal 1/2 is out of reach.
+
+    >>> d = mmf_two_positions()
+    >>> d.holds, round(float(d.result), 4)
+    (True, 0.3869)
+    """
+    w1, w2 = sp.Integer(1) / sp.log(2, 2), 1 / sp.log(3, 2)
+    share = w2 / (w1 + w2)
+    result = 1 / (1 + sp.log(3, 2))
+    steps = (("DCG weights of the two positions", eq(sp.Symbol("w_1"), w1)), ("", eq(sp.Symbol("w_2"), w2)),
+             ("One position per group; the worse-off group holds w_2", eq(sp.Symbol("MMF_max"), share)))
+    return FieldDerivation(steps=steps, result=result, check=share - result)
+
+
+def ee_d_concentrated(*, list_length: int = 3) -> FieldDerivation:
+    r"""EE-D of a list of one group: the square of the total patience weight :math:`\sum_{j \le k} \gamma^{j-1}`.
+
+    >>> d = ee_d_concentrated(list_length=2)
+    >>> d.holds, d.result.subs(gamma, sp.Rational(1, 2))
+    (True, 9/4)
+    """
+    j = sp.Symbol("j", integer=True, positive=True)
+    total = sp.Sum(gamma ** (j - 1), (j, 1, list_length)).doit()
+    closed = ((1 - gamma ** list_length) / (1 - gamma)) ** 2
+    steps = (("Every position's weight goes to one group", eq(sp.Symbol("varepsilon_g"), total)),
+             ("The other groups get 0", eq(sp.Symbol("EE-D_max"), total ** 2)))
+    return FieldDerivation(steps=steps, result=sp.expand(total ** 2), check=sp.simplify(total ** 2 - closed))

@@ -8,7 +8,10 @@ block of users, weighted) and ``finish``::
     rf.evaluate(top_k, n_items=n, measures=["APLT", "PopRSP", "RSP", "NDKL"], history=train,
                 item_groups=genre_of_item)
 
-``paper`` is 0 for every Part VI record: the measures come from outside the thesis.
+``paper`` is 0 for every Part VI record: the measures come from outside the thesis. Each record's
+``achievable`` is the closed form or exact search of :mod:`recfair.field.bounds` /
+:mod:`recfair.field.bounds_groups`; a record without one (ItemMAD) has its reason in
+:data:`recfair.field.bounds.NO_BOUND`, which :func:`recfair.bounds.achievable` reports.
 
 >>> [s.key for s in RECORDS][:5]
 ['ARP', 'APLT', 'ACLT', 'PopRSP', 'PopREO']
