@@ -39,7 +39,9 @@ registry name: function           inputs beyond ``top_k`` / options (defaults)
 Modules: ``popularity`` (item popularity, the head and the tail: :func:`item_popularity`,
 :func:`head_tail`), ``measures`` (the functions above and :data:`KERNELS`, their computation
 shapes), ``records`` (the registry records), ``bounds`` (achievable ranges for given (m, n, k)
-and inputs, closed forms, and the exhaustive search that checks them), ``generators`` (toy and
+and inputs, closed forms, and the exhaustive search that checks them), ``bounds_groups`` (the
+exact searches of the group measures' ranges: REO, ExpRatio, MMF, EE, C_KL, UGF, UserMAD, BD),
+``generators`` (toy and
 extreme runs for the explorers), ``derivations`` (the closed forms derived with sympy; loaded
 on first use).
 
@@ -63,7 +65,7 @@ __all__ = ["arp", "aplt", "aclt", "pop_rsp", "pop_reo", "rsp", "reo", "bias_disp
            "ndkl", "exposure_ratio", "provider_mmf", "ugf", "c_kl", "awrf", "ee_l", "ee_d", "ee_r",
            "advantaged_users", "genre_distributions", "item_popularity", "head_tail", "popularity_of", "KERNELS"]
 
-_SUBMODULES = ("bounds", "derivations", "generators", "measures", "popularity", "records")
+_SUBMODULES = ("bounds", "bounds_groups", "derivations", "generators", "measures", "popularity", "records")
 
 
 def __getattr__(name):
