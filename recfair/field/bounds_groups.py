@@ -117,16 +117,19 @@ def relevant_counts(relevant, item_groups) -> np.ndarray:
 
 
 def _minkowski(per_user, limit, name):
-    """Every sum of one vector per user (sets of integer or rounded float tuples)."""
-    states = {tuple([0] * len(next(iter(per_user[0]))))}
+    """Every sum of one vector per user (rows of floats rounded to 9 decimals), in blocks of bounded memory."""
+    first = np.asarray(sorted(per_user[0]), float)
+    states = np.zeros((1, first.shape[1]))
     for options in per_user:
-        nxt = set()
-        for s in states:
-            for v in options:
-                nxt.add(tuple(round(a + b, 9) for a, b in zip(s, v)))
-            _too_big("partial sums", len(nxt), limit, name)
-        states = nxt
-    return states
+        opts = np.asarray(sorted(options), float)
+        step = max(1, 1_000_000 // len(opts))
+        acc = np.empty((0, opts.shape[1]))
+        for start in range(0, len(states), step):
+            block = (states[start:start + step, None, :] + opts[None, :, :]).reshape(-1, opts.shape[1])
+            acc = np.unique(np.concatenate([acc, np.round(block, 9)]), axis=0)
+            _too_big("partial sums", len(acc), limit, name)
+        states = acc
+    return [tuple(row) for row in states]
 
 
 def _bounded_vectors(caps, low, high):
