@@ -212,6 +212,10 @@ def test_item_mad_says_why_it_has_no_bound():
     assert "ratings" in B.NO_BOUND["ItemMAD"]
     with pytest.raises(ValueError, match="rated value"):
         rf.bounds.achievable("ItemMAD", 2, 4, 2)
+    from recfair.book.guide import recommend_measures
+
+    why = recommend_measures(has=["relevance", "item_groups"], wants=["realisable_range"], explain=True)
+    assert why.loc["ItemMAD", "why"] == B.NO_BOUND["ItemMAD"]
 
 
 def test_searches_refuse_large_sizes():
