@@ -1544,16 +1544,16 @@ def shown_arp(case):
 
 
 @displayed('APLT', '\\mathrm{APLT} = \\frac{1}{m} \\sum_u \\frac{|L_u \\setminus \\Phi|}{k},\\quad \\Phi = \\text{the '
-                'most popular items (ties by index) until } \\textstyle\\sum_{i \\in \\Phi} \\phi(i) \\ge '
-                '0.8 \\sum_i \\phi(i)')
+                'most popular items (ties by index)},\\ \\text{taken until } \\textstyle\\sum_{i \\in '
+                '\\Phi} \\phi(i) \\ge 0.8 \\sum_i \\phi(i)')
 def shown_aplt(case):
     head = _head(case)
     return sum(len(set(case["top"][u]) - head) / case["k"] for u in range(case["m"])) / case["m"]
 
 
 @displayed('ACLT', '\\mathrm{ACLT} = \\frac{1}{m} \\sum_u |L_u \\setminus \\Phi|,\\quad \\Phi = \\text{the most '
-                'popular items (ties by index) until } \\textstyle\\sum_{i \\in \\Phi} \\phi(i) \\ge 0.8 '
-                '\\sum_i \\phi(i)')
+                'popular items (ties by index)},\\ \\text{taken until } \\textstyle\\sum_{i \\in \\Phi} '
+                '\\phi(i) \\ge 0.8 \\sum_i \\phi(i)')
 def shown_aclt(case):
     head = _head(case)
     return sum(len(set(case["top"][u]) - head) for u in range(case["m"])) / case["m"]
@@ -1706,9 +1706,9 @@ def shown_awrf(case):
 
 @displayed('EE-L', '\\text{EE-L} = \\frac{1}{m} \\sum_u \\sum_g (\\varepsilon_{u,g} - \\varepsilon^*_{u,g})^2,\\ '
                 '\\varepsilon_{u,g} = \\sum_{j=1}^{k} \\gamma^{j-1} [L_u(j) \\in G_g],\\ \\varepsilon^*_{u,g} '
-                '= \\sum_{i \\in G_g} \\Bigl([i \\in R_u] \\frac{\\sum_{j \\le \\min(|R_u|, k)} \\gamma^{j-1}}{|R_u|} '
-                '+ [i \\notin R_u \\cup H_u] \\frac{\\sum_{|R_u| < j \\le k} \\gamma^{j-1}}{n - |R_u| - '
-                '|H_u|}\\Bigr)')
+                '= \\sum_{i \\in G_g} \\bigl([i \\in R_u]\\, \\rho_u + [i \\notin R_u \\cup H_u]\\, \\eta_u\\bigr),\\ '
+                '\\rho_u = \\frac{1}{|R_u|} \\sum_{j \\le \\min(|R_u|, k)} \\gamma^{j-1},\\ '
+                '\\eta_u = \\frac{\\sum_{|R_u| < j \\le k} \\gamma^{j-1}}{n - |R_u| - |H_u|}')
 def shown_ee_l(case, gamma=0.5):
     return sum(sum((e - t) ** 2 for e, t in zip(_eps(case, u, gamma), _eps_star(case, u, gamma)))
                for u in range(case["m"])) / case["m"]
@@ -1722,9 +1722,9 @@ def shown_ee_d(case, gamma=0.5):
 
 @displayed('EE-R', '\\text{EE-R} = \\frac{2}{m} \\sum_u \\sum_g \\varepsilon_{u,g}\\, \\varepsilon^*_{u,g},\\ '
                 '\\varepsilon_{u,g} = \\sum_{j=1}^{k} \\gamma^{j-1} [L_u(j) \\in G_g],\\ \\varepsilon^*_{u,g} '
-                '= \\sum_{i \\in G_g} \\Bigl([i \\in R_u] \\frac{\\sum_{j \\le \\min(|R_u|, k)} \\gamma^{j-1}}{|R_u|} '
-                '+ [i \\notin R_u \\cup H_u] \\frac{\\sum_{|R_u| < j \\le k} \\gamma^{j-1}}{n - |R_u| - '
-                '|H_u|}\\Bigr)')
+                '= \\sum_{i \\in G_g} \\bigl([i \\in R_u]\\, \\rho_u + [i \\notin R_u \\cup H_u]\\, \\eta_u\\bigr),\\ '
+                '\\rho_u = \\frac{1}{|R_u|} \\sum_{j \\le \\min(|R_u|, k)} \\gamma^{j-1},\\ '
+                '\\eta_u = \\frac{\\sum_{|R_u| < j \\le k} \\gamma^{j-1}}{n - |R_u| - |H_u|}')
 def shown_ee_r(case, gamma=0.5):
     return 2 * sum(sum(e * t for e, t in zip(_eps(case, u, gamma), _eps_star(case, u, gamma)))
                    for u in range(case["m"])) / case["m"]

@@ -136,6 +136,8 @@ def generic_branch(expr: sp.Expr) -> sp.Expr:
 #: widest row of a display, in :func:`latex_width` units: about 320 px of a phone's column at
 #: the book's display size (90 % of the body text; the browser check measures the real width)
 PHONE_ROW = 38
+#: the same inside a proof or admonition box, which is narrower than the column by its padding
+BOX_ROW = 34
 _SCRIPT = re.compile(r"([\^_])\{([^{}]*)\}")
 _FRAC = re.compile(r"\\frac\{([^{}]*)\}\{([^{}]*)\}")
 
@@ -200,26 +202,36 @@ def latex_rows(expr, *, width: int = PHONE_ROW) -> str:
             pieces.append(("-", sp.latex(-term)))
         else:
             pieces.append(("+" if index else "", sp.latex(term)))
-    own_row = bool(lhs) and latex_width(lhs) > width // 2
-    rows, current = [], (f"{lhs} &{relation} " if lhs and not own_row else (r"&\quad " + relation + " " if lhs else ""))
-    start = latex_width(current)
-    used = start
-    if factor is not None:
-        current += factor + r" \Bigl[ "
-        used += latex_width(factor) + 1
-    for sign, body in pieces:
-        piece = f"{sign} {body}".strip() if (used > start or rows) else f"{'- ' if sign == '-' else ''}{body}"
-        cost = latex_width(piece)
-        if used > start and used + cost > width:
-            rows.append(current.rstrip())
-            current, used = r"&\quad ", 2
-            piece = f"{sign} {body}".strip()
+
+    def build(own_row):
+        rows, current = [], (f"{lhs} &{relation} " if lhs and not own_row else (r"&\quad " + relation + " " if lhs else ""))
+        start = latex_width(current)
+        used = start
+        if factor is not None:
+            current += factor + r" \Bigl[ "
+            used += latex_width(factor) + 1
+        for sign, body in pieces:
+            piece = f"{sign} {body}".strip() if (used > start or rows) else f"{'- ' if sign == '-' else ''}{body}"
             cost = latex_width(piece)
-        current += piece + " "
-        used += cost
-    rows.append(current.rstrip() + close)
-    if own_row:
-        rows.insert(0, f"&{lhs}")
+            if used > start and used + cost > width:
+                rows.append(current.rstrip())
+                current, used = r"&\quad ", 2
+                piece = f"{sign} {body}".strip()
+                cost = latex_width(piece)
+            current += piece + " "
+            used += cost
+        rows.append(current.rstrip() + close)
+        if own_row:
+            rows.insert(0, f"&{lhs}")
+        return rows
+
+    # the left-hand side takes a row of its own when it is long itself, or when, set in its own
+    # column before every row, it would make the widest continued row too wide (the rows keep
+    # their breaks then: the first one only loses the left-hand side)
+    own_row = bool(lhs) and latex_width(lhs) > width // 2
+    rows = build(own_row)
+    if lhs and not own_row and len(rows) > 1 and latex_width(lhs) + max(map(latex_width, rows[1:])) > width:
+        rows = [f"&{lhs}", r"&\quad " + rows[0][len(lhs) + 2:]] + rows[1:]
     if len(rows) == 1:
         return whole
     return "\\begin{aligned}\n" + "\\\\\n".join(rows) + "\n\\end{aligned}"
@@ -296,16 +308,17 @@ class Derivation:
             rows.append(r"&\quad %s\\" % sp.latex(expr))
         return "\\begin{aligned}\n" + "\n".join(rows) + "\n\\end{aligned}"
 
-    def markdown(self) -> str:
+    def markdown(self, *, width: int = PHONE_ROW) -> str:
         """All steps as Markdown: each caption, then its relation as a display equation.
 
-        A relation too wide for a phone is broken into rows (:func:`latex_rows`).
+        A relation too wide for a phone is broken into rows (:func:`latex_rows`) of at most ``width``
+        (:data:`BOX_ROW` for steps shown inside a proof or admonition box).
 
         >>> from recfair.item_exposure.derivations import qf_most_unfair
         >>> qf_most_unfair().markdown().count("$$") == 2 * len(qf_most_unfair().steps)
         True
         """
-        return "\n\n".join(f"{caption}\n\n$$\n{latex_rows(expr)}\n$$" for caption, expr in self.steps)
+        return "\n\n".join(f"{caption}\n\n$$\n{latex_rows(expr, width=width)}\n$$" for caption, expr in self.steps)
 
     def show(self) -> None:
         """Display every step in a notebook (the Markdown of :meth:`markdown`)."""

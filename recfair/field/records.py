@@ -28,13 +28,13 @@ from . import measures as _m
 __all__ = ["RECORDS", "FORMULAS"]
 
 _PHI = r"\phi(i) = |\{u : i \in H_u\}|"
-_HEAD = (r"\Phi = \text{the most popular items (ties by index) until } \textstyle\sum_{i \in \Phi} \phi(i) "
-         r"\ge 0.8 \sum_i \phi(i)")
+_HEAD = (r"\Phi = \text{the most popular items (ties by index)},\ "
+         r"\text{taken until } \textstyle\sum_{i \in \Phi} \phi(i) \ge 0.8 \sum_i \phi(i)")
 
 _EPS = r"\varepsilon_{u,g} = \sum_{j=1}^{k} \gamma^{j-1} [L_u(j) \in G_g]"
-_EPS_STAR = (r"\varepsilon^*_{u,g} = \sum_{i \in G_g} \Bigl([i \in R_u] \frac{\sum_{j \le \min(|R_u|, k)} "
-             r"\gamma^{j-1}}{|R_u|} + [i \notin R_u \cup H_u] \frac{\sum_{|R_u| < j \le k} \gamma^{j-1}}"
-             r"{n - |R_u| - |H_u|}\Bigr)")
+_EPS_STAR = (r"\varepsilon^*_{u,g} = \sum_{i \in G_g} \bigl([i \in R_u]\, \rho_u + [i \notin R_u \cup H_u]\, \eta_u\bigr),\ "
+             r"\rho_u = \frac{1}{|R_u|} \sum_{j \le \min(|R_u|, k)} \gamma^{j-1},\ "
+             r"\eta_u = \frac{\sum_{|R_u| < j \le k} \gamma^{j-1}}{n - |R_u| - |H_u|}")
 
 #: The displayed LaTeX of every Part VI measure (each transcribed in ``tests/_reference.py``).
 FORMULAS = {
