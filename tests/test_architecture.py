@@ -599,7 +599,6 @@ MEASURE_MODULES = ("recfair.registry", "recfair.bounds", "recfair.relevance", "r
 #: Listed exceptions: qualified name -> why it keeps its argument's name for now.
 NAME_EXCEPTIONS = {
     "recfair.registry.get": "rewritten with the one plan (unknown names get suggestions, branch i24-engine)",
-    "recfair.item_exposure.measures.compute": "one of the six ways to compute a measure that the one engine replaces",
     "recfair.item_exposure.measures.from_count_summary": "the one engine's per-item-sums path replaces it",
     "recfair.item_exposure.measures.from_rank_counts": "the one engine's per-item-sums path replaces it",
     "recfair.item_exposure.resample.linear_form": "compare's resampling form, replaced by the records' computation shapes",

@@ -21,7 +21,7 @@ __all__ = ["RECORDS"]
 
 def _item_exposure_compute(key):
     def compute(run, *, on_undefined="warn", **options):
-        return _ie.compute(key, run, on_undefined=on_undefined, **options)
+        return _ie._compute(key, run, on_undefined=on_undefined, **options)
 
     return compute
 
