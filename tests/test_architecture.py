@@ -602,8 +602,6 @@ NAME_EXCEPTIONS = {
     "recfair.item_exposure.measures.from_count_summary": "the one engine's per-item-sums path replaces it",
     "recfair.item_exposure.measures.from_rank_counts": "the one engine's per-item-sums path replaces it",
     "recfair.item_exposure.resample.linear_form": "compare's resampling form, replaced by the records' computation shapes",
-    "recfair.joint.measures.compute": "one of the six ways to compute a measure that the one engine replaces",
-    "recfair.joint.measures.per_user": "one of the six ways to compute a measure that the one engine replaces",
     "recfair.spec.MeasureSpec": "a record: its field ``key`` is the canonical name (the records' names stay)",
     "recfair.book.symbolic.Derivation": "a record: ``key`` is the derivation's identifier, ``measure`` its measure",
 }
