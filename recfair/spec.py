@@ -152,7 +152,13 @@ class Computation:
         return None if self.context is None else self.context(run, **options)
 
     def one_block(self, run, *, options: dict, on_undefined: str = "warn") -> float:
-        """The measure on ``run`` as one block: ``finish(partial(run, context=context(run)))``."""
+        """The measure on ``run`` as one block: ``finish(partial(run, context=context(run)))``.
+
+        >>> from recfair import REGISTRY, Run
+        >>> run = Run([[0, 1], [1, 2]], 4, relevant=[[1], [3]])
+        >>> REGISTRY["HR"].computation.one_block(run, options={})
+        0.5
+        """
         state = self.block_state(run, options=options, context=self.context_of(run, options=options))
         return self.finish(state, on_undefined=on_undefined, **options)
 
@@ -209,6 +215,12 @@ def block_states(items, run, *, weights=None, contexts=None) -> list[dict]:
     are the whole-run facts of the computations that need them.
 
     What :func:`recfair.evaluate` (one block) and :class:`recfair.Accumulator` (each block) both run.
+
+    >>> from recfair import REGISTRY, Run
+    >>> run = Run([[0, 1], [1, 2]], 4)
+    >>> a, b = block_states([(REGISTRY[key].computation, {}) for key in ("Jain_ori", "Gini_ori")], run)
+    >>> a is b                                   # Part I's records share one rank-count state
+    True
     """
     shared, out = {}, []
     for index, (comp, options) in enumerate(items):
