@@ -9,6 +9,7 @@ import pandas as pd
 
 from .registry import Plan, check_needs, effectiveness_plan, plan, warn_undefined_users
 from .run import Run
+from .spec import block_states
 
 __all__ = ["evaluate", "evaluate_per_user", "evaluate_run", "evaluate_effectiveness", "plan", "Plan"]
 
@@ -29,12 +30,27 @@ def evaluate_run(run: Run, *, measures, options=None, on_undefined: str = "warn"
 def run_plan(run: Run, the_plan: Plan, **extra) -> dict[str, float]:
     """The one engine path on an in-memory run: each record's computation on the whole run (one block).
 
-    ``extra`` (e.g. ``client=``) goes to the measures whose computation accepts it.
+    A measure computed in blocks (per-user values, per-item sums) is ``finish(partial(run, context=...))``
+    of its record's :class:`~recfair.spec.Computation`, the very functions the
+    :class:`~recfair.Accumulator` runs per block (records sharing a partial share one call); the others
+    (pairs of users, the whole run) are their record's ``compute``. ``extra`` (e.g. ``client=``) goes to
+    the measures whose ``compute`` accepts it.
     """
+    items = list(the_plan)
+    blocked = [(spec, opts) for spec, opts in items if spec.computation.in_blocks_on(run)]
+    if blocked:
+        check_needs(run, [spec for spec, _ in blocked])
+    comps = [(spec.computation, opts) for spec, opts in blocked]
+    states = block_states(comps, run, contexts=[comp.context_of(run, options=opts) for comp, opts in comps])
+    finished = {spec.key: (spec.computation, state, opts) for (spec, opts), state in zip(blocked, states)}
     out = {}
-    for spec, opts in the_plan:
-        more = {name: value for name, value in extra.items() if _accepts(spec.compute, name)}
-        out[spec.key] = float(spec.compute(run, on_undefined=the_plan.on_undefined, **opts, **more))
+    for spec, opts in items:
+        if spec.key in finished:
+            comp, state, opts = finished[spec.key]
+            out[spec.key] = float(comp.finish(state, on_undefined=the_plan.on_undefined, **opts))
+        else:
+            more = {name: value for name, value in extra.items() if _accepts(spec.compute, name)}
+            out[spec.key] = float(spec.compute(run, on_undefined=the_plan.on_undefined, **opts, **more))
     return out
 
 

@@ -14,7 +14,7 @@ from typing import Callable
 
 import numpy as np
 
-__all__ = ["Bounds", "Computation", "ExactSum", "Extremes", "MeasureSpec", "mean_state"]
+__all__ = ["Bounds", "Computation", "ExactSum", "Extremes", "MeasureSpec", "block_states", "mean_state"]
 
 COMPUTATION_KINDS = ("per_user", "item_sums", "pairs", "run")
 
@@ -78,6 +78,12 @@ class Computation:
         starts with ``_`` (facts of the run such as ``_n_items``), which are carried from ``a``.
     context : ``context(run, **options) -> dict``: whole-run facts a block needs (computed once,
         passed to ``partial`` as ``context=``).
+    linear : optional ``linear(run, **options) -> form | None``: the measure's user-additive form for
+        resampling (``form.rows`` (m, d) per-user statistics, ``form.finish(weights @ rows)`` the values of
+        a batch of user weightings; :class:`recfair.item_exposure.resample.LinearForm`), None where the
+        options or the run allow none. The per-user means need none: ``compare`` resamples their values.
+    whole_run_if : optional ``whole_run_if(run) -> bool``: runs the block states cannot describe (Part I's
+        rank counts hold one round: a multi-round run), on which ``evaluate`` uses the record's ``compute``.
     cost : time order for m users, n items, k (for ``costs()`` and the scale appendix).
     state : what a block keeps, in words.
 
@@ -96,6 +102,8 @@ class Computation:
     finish: Callable | None = None
     merge: Callable | None = None
     context: Callable | None = None
+    linear: Callable | None = None
+    whole_run_if: Callable | None = None
     cost: str = "O(mk)"
     state: str = ""
 
@@ -118,6 +126,41 @@ class Computation:
         if self.merge is not None:
             return self.merge(a, b)
         return {key: a[key] if key.startswith("_") else a[key] + b[key] for key in a}
+
+    @property
+    def in_blocks(self) -> bool:
+        """Whether the measure is ``finish(partial(...))`` of block states (per_user, item_sums), a whole-run
+        ``context`` allowed (``evaluate`` is one block; :attr:`blockwise` says whether blocks can be apart)."""
+        return self.kind in ("per_user", "item_sums") and self.partial is not None
+
+    def in_blocks_on(self, run) -> bool:
+        """Whether ``run`` is computed as block states (:attr:`in_blocks` and not ``whole_run_if(run)``)."""
+        return self.in_blocks and (self.whole_run_if is None or not self.whole_run_if(run))
+
+    def block_state(self, run, *, options: dict, weights=None, context=None) -> dict:
+        """The state of one block of users (``run``): ``partial`` with the options it takes.
+
+        ``context`` (whole-run facts, from :meth:`context_of`) goes to a ``partial`` that needs one.
+        """
+        extra = {} if self.context is None else {"context": context}
+        if weights is not None:
+            extra["weights"] = weights
+        return self.partial(run, **extra, **self.options_for_partial(options))
+
+    def context_of(self, run, *, options: dict):
+        """The whole-run facts a block needs (None when the computation needs none)."""
+        return None if self.context is None else self.context(run, **options)
+
+    def one_block(self, run, *, options: dict, on_undefined: str = "warn") -> float:
+        """The measure on ``run`` as one block: ``finish(partial(run, context=context(run)))``.
+
+        >>> from recfair import REGISTRY, Run
+        >>> run = Run([[0, 1], [1, 2]], 4, relevant=[[1], [3]])
+        >>> REGISTRY["HR"].computation.one_block(run, options={})
+        0.5
+        """
+        state = self.block_state(run, options=options, context=self.context_of(run, options=options))
+        return self.finish(state, on_undefined=on_undefined, **options)
 
     def options_for_partial(self, options: dict) -> dict:
         """The options ``partial`` takes (all of them when it takes ``**options``)."""
@@ -164,6 +207,39 @@ class ExactSum:
     @property
     def value(self) -> float:
         return math.fsum(self.parts)
+
+
+def block_states(items, run, *, weights=None, contexts=None) -> list[dict]:
+    """One block's state for each ``(computation, options)`` of ``items``, in order; records that share
+    a ``partial`` and its options (Part I's rank counts) share one call. ``contexts`` (one per item, or None)
+    are the whole-run facts of the computations that need them.
+
+    What :func:`recfair.evaluate` (one block) and :class:`recfair.Accumulator` (each block) both run.
+
+    >>> from recfair import REGISTRY, Run
+    >>> run = Run([[0, 1], [1, 2]], 4)
+    >>> a, b = block_states([(REGISTRY[key].computation, {}) for key in ("Jain_ori", "Gini_ori")], run)
+    >>> a is b                                   # Part I's records share one rank-count state
+    True
+    """
+    shared, out = {}, []
+    for index, (comp, options) in enumerate(items):
+        context = None if contexts is None else contexts[index]
+        mine = comp.options_for_partial(options)
+        token = None
+        if context is None:
+            try:
+                token = (comp.partial, tuple(sorted(mine.items())))
+                hash(token)
+            except TypeError:
+                token = None
+        state = shared.get(token) if token is not None else None
+        if state is None:
+            state = comp.block_state(run, options=options, weights=weights, context=context)
+            if token is not None:
+                shared[token] = state
+        out.append(state)
+    return out
 
 
 def mean_state(values, *, weights=None) -> dict:

@@ -28,6 +28,7 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 ROOT = Path(__file__).parents[1] / "recfair"
@@ -598,12 +599,9 @@ MEASURE_MODULES = ("recfair.registry", "recfair.bounds", "recfair.relevance", "r
 #: Listed exceptions: qualified name -> why it keeps its argument's name for now.
 NAME_EXCEPTIONS = {
     "recfair.registry.get": "rewritten with the one plan (unknown names get suggestions, branch i24-engine)",
-    "recfair.item_exposure.measures.compute": "one of the six ways to compute a measure that the one engine replaces",
     "recfair.item_exposure.measures.from_count_summary": "the one engine's per-item-sums path replaces it",
     "recfair.item_exposure.measures.from_rank_counts": "the one engine's per-item-sums path replaces it",
     "recfair.item_exposure.resample.linear_form": "compare's resampling form, replaced by the records' computation shapes",
-    "recfair.joint.measures.compute": "one of the six ways to compute a measure that the one engine replaces",
-    "recfair.joint.measures.per_user": "one of the six ways to compute a measure that the one engine replaces",
     "recfair.spec.MeasureSpec": "a record: its field ``key`` is the canonical name (the records' names stay)",
     "recfair.book.symbolic.Derivation": "a record: ``key`` is the derivation's identifier, ``measure`` its measure",
 }
@@ -628,3 +626,104 @@ def test_one_name_for_the_measure_the_relevant_count_and_the_sensitive_attribute
     assert name_problems("recfair.bounds.achievable_like", lambda name, m, n, k: None)
     assert name_problems("recfair.joint.bounds.f", lambda n, k, R: None)
     assert not name_problems("recfair.datasets.load", lambda name: None)
+
+
+# --------------------------------------------------------------------------- one engine, measures in records
+
+#: Modules that run measures without knowing any: the engine layer and the analysis of runs.
+MEASURE_BLIND = ("recfair.engine", "recfair.registry", "recfair.bounds", "recfair.scale", "recfair.analysis")
+#: Canonical names that are also other words: ``"P"`` is the permutation test's letter and a relevance base value.
+NAME_ALSO_A_WORD = {"P"}
+
+
+def _docstring_nodes(tree) -> set[int]:
+    out = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Module, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) and node.body:
+            first = node.body[0]
+            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant):
+                out.add(id(first.value))
+    return out
+
+
+def measure_literals(source: str, names) -> list[tuple[int, str]]:
+    """``(line, name)`` of every string literal (docstrings aside) that is a canonical measure name."""
+    tree = ast.parse(source)
+    docs = _docstring_nodes(tree)
+    return [(node.lineno, node.value) for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value in names
+            and node.value not in NAME_ALSO_A_WORD and id(node) not in docs]
+
+
+def test_the_measure_literal_check_catches_names():
+    source = '"""Gini_our in a docstring is fine."""\nSPECIAL = {"Gini_our": 1}\nif key == "HD":\n    pass\nx = "P"\n'
+    assert measure_literals(source, {"Gini_our", "HD", "P"}) == [(2, "Gini_our"), (3, "HD")]
+
+
+def test_no_engine_module_names_a_measure():
+    from recfair.registry import REGISTRY
+
+    problems = [f"{module} line {line}: {name!r}" for module, path in discover().items()
+                if module.startswith(MEASURE_BLIND) for line, name in measure_literals(path.read_text(), set(REGISTRY))]
+    assert not problems, ("the engine names measures (move the fact into the measure's record): "
+                          + "; ".join(problems))
+
+
+def _random_run(seed):
+    import pandas as pd
+
+    rng = np.random.default_rng(seed)
+    m, n, k = int(rng.integers(20, 70)), int(rng.integers(12, 40)), int(rng.integers(2, 6))
+    scores = rng.random((m, n))
+    scores[:, :2] += rng.random()                           # popular items: unequal exposure
+    history = [rng.choice(n, int(rng.integers(0, 4)), replace=False) for _ in range(m)]
+    for u, h in enumerate(history):
+        scores[u, h] = -np.inf
+    relevant = [rng.choice(n, int(rng.integers(1, 6)), replace=False) for _ in range(m)]   # every user defined
+    attrs = pd.DataFrame({"gender": rng.choice(["f", "m"], m)})
+    return dict(top_k=np.argsort(-scores, axis=1, kind="stable")[:, :k], scores=scores, history=history,
+                relevant=relevant, user_attributes=attrs, n_items=n, k=k, m=m)
+
+
+def _same(a: float, b: float, *, rel: float = 0.0) -> bool:
+    return (np.isnan(a) and np.isnan(b)) or a == b or abs(a - b) <= rel * max(abs(a), abs(b))
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_evaluate_the_accumulator_and_compare_resampling_agree_on_every_blockwise_measure(seed):
+    """For every measure computed in blocks: evaluate (one block) == the Accumulator (one block, exactly;
+    several blocks, within 1e-12) == compare's resampling form with every user weighted 1 (within 1e-12)."""
+    import warnings
+
+    import recfair as rf
+    from recfair.analysis import report as _report
+    from recfair.registry import ALL_MEASURES
+    from recfair.run import Run
+
+    data = _random_run(seed)
+    names = [s.key for s in ALL_MEASURES if s.computation.blockwise]
+    inputs = {key: data[key] for key in ("relevant", "scores", "history", "user_attributes")}
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expected = rf.evaluate(data["top_k"], n_items=data["n_items"], measures=names, on_undefined="nan", **inputs)
+        for bounds, rel in (([0, data["m"]], 0.0), ([0, 7, data["m"] // 2, data["m"]], 1e-12)):
+            acc = rf.Accumulator(measures=names, n_items=data["n_items"], k=data["k"], on_undefined="nan")
+            for a, b in zip(bounds[:-1], bounds[1:]):
+                acc.update(data["top_k"][a:b], relevant=data["relevant"][a:b], scores=data["scores"][a:b],
+                           history=data["history"][a:b], user_attributes=data["user_attributes"].iloc[a:b])
+            got = acc.result()
+            wrong = [key for key in names if not _same(expected[key], got[key], rel=rel)]
+            assert not wrong, f"Accumulator over {bounds} differs from evaluate on {wrong}"
+        run = Run(data["top_k"], data["n_items"], **inputs)
+        ones = np.ones((1, data["m"]))
+        checked = 0
+        for key in names:
+            form = _report._linear(rf.REGISTRY[key], run, {})
+            if form is None:
+                continue
+            checked += 1
+            totals = _report._statistics([form], _report._totals(ones, _report._bases(run, [form])), run.k,
+                                         run.n_items)
+            value = float(np.asarray(form.finish(totals[form.statistic]))[0])
+            assert _same(expected[key], value, rel=1e-12), (key, expected[key], value)
+    assert checked >= 20                     # the relevance means, Part I's forms, Part II's per-user means

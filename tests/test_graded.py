@@ -161,7 +161,7 @@ def test_graded_errors():
         with pytest.raises(ValueError, match="binary relevance"):
             rf.evaluate(top_k, n_items=n, measures=[key], relevance=grades)
     with pytest.raises(ValueError, match="binary relevance"):
-        rf.joint.compute("IFD_mul_our", rf.Run(top_k, n, relevance=grades))
+        rf.evaluate_run(rf.Run(top_k, n, relevance=grades), measures=["IFD_mul_our"])
     with pytest.raises(ValueError, match=r"\[0, 1\]"):
         rf.evaluate(top_k, n_items=n, measures=["HD"], relevance=grades * 3)
     with pytest.raises(ValueError, match="relevance="):

@@ -179,9 +179,9 @@ def test_t6_enumeration_k_m_2_n_3():
     iif, aif, hd = [], [], []
     for (l1, r1), (l2, r2) in itertools.product(itertools.product(lists, rels), repeat=2):
         run = Run(np.array([l1, l2]), 3, relevant=[r1, r2])
-        iif.append(joint.compute("II-F_ori", run))
-        aif.append(joint.compute("AI-F", run))
-        hd.append(joint.compute("HD", run))
+        iif.append(rf.evaluate_run(run, measures=["II-F_ori"])["II-F_ori"])
+        aif.append(rf.evaluate_run(run, measures=["AI-F"])["AI-F"])
+        hd.append(rf.evaluate_run(run, measures=["HD"])["HD"])
     assert min(iif) == pytest.approx(1 / 150) and max(iif) == pytest.approx(0.88)
     assert max(aif) == pytest.approx(0.88)
     assert max(hd) == pytest.approx(1 / np.sqrt(2))
@@ -212,10 +212,10 @@ def test_t7_mme_ibo_iwo_k_n_3_m_2():
     for a, b in itertools.product(perms, repeat=2):
         for r1, r2 in itertools.product(rels, repeat=2):
             run = Run(np.array([a, b]), 3, relevant=[r1, r2])
-            mme.append(joint.compute("MME", run))
+            mme.append(rf.evaluate_run(run, measures=["MME"])["MME"])
             if len(set(r1) | set(r2)) == 3:
-                ibo.append(joint.compute("IBO_ori", run))
-                iwo.append(joint.compute("IWO_ori", run))
+                ibo.append(rf.evaluate_run(run, measures=["IBO_ori"])["IBO_ori"])
+                iwo.append(rf.evaluate_run(run, measures=["IWO_ori"])["IWO_ori"])
     assert max(mme) == pytest.approx(7 / 18)
     assert max(ibo) == pytest.approx(2 / 3) and min(iwo) == pytest.approx(1 / 3)
 
@@ -426,7 +426,7 @@ def test_per_user_scores_average_to_the_measure():
     with pytest.raises(ValueError, match="no per-user values"):
         rf.evaluate_per_user(None, n_items=n, measures=["HD"], relevant=rel, ranking=rank, k=k)
     with pytest.raises(ValueError, match="no per-user scores"):
-        joint.per_user("MME", Run(rank[:, :k], n, relevant=rel))
+        joint._per_user("MME", Run(rank[:, :k], n, relevant=rel))
 
 
 def test_per_user_marks_undefined_users_with_nan():

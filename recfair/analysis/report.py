@@ -55,7 +55,6 @@ import scipy.sparse as sp
 
 from ..io import files as _io
 from ..engine import run_plan
-from ..item_exposure import resample as _resample
 from ..registry import check_needs, get, plan
 from ..run import Run
 
@@ -149,12 +148,14 @@ def _mean_form(spec, run, options) -> _Linear:
 
 
 def _linear(spec, run, options) -> _Linear | None:
+    """The record's user-additive form on ``run``: the mean of its per-user values, or its computation's
+    ``linear`` form (Part I's counts); None where there is none (the measure is then recomputed)."""
     if spec.per_user is not None and not run.graded:
         return _mean_form(spec, run, options)
-    if spec.computation.kind == "item_sums":        # Part I's counts have a user-additive form (None otherwise)
-        form = _resample.linear_form(spec.key, run, **options)
-        if form is not None:
-            return _Linear(form.statistic, form.rows, form.finish, form.rank_weights)
+    linear = spec.computation.linear
+    form = None if linear is None else linear(run, **options)
+    if form is not None:
+        return _Linear(form.statistic, form.rows, form.finish, form.rank_weights)
     return None
 
 

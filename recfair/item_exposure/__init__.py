@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import importlib
 
-from .measures import (ai_disparity, compute, fraction_satisfied, fraction_satisfied_corrected, gini_index,
+from .measures import (ai_disparity, fraction_satisfied, fraction_satisfied_corrected, gini_index,
                        gini_index_corrected, gini_index_weighted, gini_index_weighted_corrected, ii_disparity,
                        item_entropy, item_entropy_corrected, item_entropy_defined, jain_index, jain_index_corrected,
                        qualification_fairness, qualification_fairness_corrected, vocd)
@@ -34,7 +34,7 @@ from .measures import RankCounts, from_rank_counts
 from .records import RECORDS
 
 __all__ = [
-    "ai_disparity", "compute", "fraction_satisfied", "fraction_satisfied_corrected", "gini_index",
+    "ai_disparity", "fraction_satisfied", "fraction_satisfied_corrected", "gini_index",
     "gini_index_corrected", "gini_index_weighted", "gini_index_weighted_corrected", "ii_disparity", "item_entropy",
     "item_entropy_corrected", "item_entropy_defined", "jain_index", "jain_index_corrected", "qualification_fairness",
     "qualification_fairness_corrected", "vocd",

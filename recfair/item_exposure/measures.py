@@ -1501,8 +1501,9 @@ def _run_rounds(run):
     return run.rounds                 # a Run validated its rounds (recfair._validation.check_rounds)
 
 
-def compute(key: str, run, *, on_undefined: str = "warn", **options) -> float:
-    """Compute the measure ``key`` on a validated :class:`~recfair.run.Run` (the registry's ``compute``)."""
+def _compute(key: str, run, *, on_undefined: str = "warn", **options) -> float:
+    """Compute the measure ``key`` on a validated :class:`~recfair.run.Run` (private: its record's ``compute``;
+    the public way is :func:`recfair.evaluate`)."""
     check_on_undefined(on_undefined)
     top_k, n = run.top_k, run.n_items
     if key in ("Gini_ori", "Gini_our", "Gini-w_ori", "Gini-w_our", "II-D", "AI-D"):
@@ -1516,7 +1517,7 @@ def from_rank_counts(key: str, rank_counts: RankCounts, *, n_items: int, on_unde
                      **options) -> float:
     """Part I measure ``key`` (single round) from the :class:`RankCounts` of a whole run.
 
-    The same kernels as :func:`compute`, fed counts instead of lists: equal to the measure on
+    The same kernels as the measures, fed counts instead of lists: equal to the measure on
     the lists the counts were taken from (``rounds`` are not supported here).
 
     Examples

@@ -13,6 +13,7 @@ import numpy as np
 from ..spec import Computation, MeasureSpec
 from . import bounds as _bounds
 from . import measures as _ie
+from . import resample as _resample
 from . import search as _search
 
 __all__ = ["RECORDS"]
@@ -20,7 +21,7 @@ __all__ = ["RECORDS"]
 
 def _item_exposure_compute(key):
     def compute(run, *, on_undefined="warn", **options):
-        return _ie.compute(key, run, on_undefined=on_undefined, **options)
+        return _ie._compute(key, run, on_undefined=on_undefined, **options)
 
     return compute
 
@@ -68,7 +69,21 @@ def _item_exposure_computation(key) -> Computation:
 
     # VoCD: a gap per pair of recommended items (O(mk + n log n) from sorted counts at the default alpha = 2)
     cost = "O(mk + n²)" if key == "VoCD" else "O(mk)"
-    return Computation("item_sums", partial=_rank_counts, finish=finish, cost=cost, state="n × k counts")
+    return Computation("item_sums", partial=_rank_counts, finish=finish, whole_run_if=_several_rounds,
+                       linear=_linear_form(key), cost=cost, state="n × k counts")
+
+
+def _several_rounds(run) -> bool:
+    """Rank counts hold one round of lists: a run of several rounds is computed whole."""
+    rounds = getattr(run, "rounds", None)
+    return rounds is not None and rounds.shape[0] > 1
+
+
+def _linear_form(key):
+    def linear(run, **options):
+        return _resample.linear_form(key, run, **options)
+
+    return linear
 
 
 def _item_exposure(key, label, symbol, formula, func, version, higher, description, reference, chapter,

@@ -25,18 +25,18 @@ from __future__ import annotations
 
 import importlib
 
-from .measures import (GRADED, PER_USER, ai_fairness, compute, hellinger_distance, ii_fairness, ii_fairness_corrected,
+from .measures import (GRADED, PER_USER, ai_fairness, hellinger_distance, ii_fairness, ii_fairness_corrected,
                        individual_fairness_disparity_div, individual_fairness_disparity_div_corrected,
                        individual_fairness_disparity_mul, individual_fairness_disparity_mul_corrected,
                        inequity_of_amortized_attention, inequity_of_amortized_attention_corrected, item_better_off,
-                       item_better_off_corrected, item_worse_off, item_worse_off_corrected, mean_max_envy, per_user)
+                       item_better_off_corrected, item_worse_off, item_worse_off_corrected, mean_max_envy)
 
 __all__ = [
-    "GRADED", "PER_USER", "ai_fairness", "compute", "hellinger_distance", "ii_fairness", "ii_fairness_corrected",
+    "GRADED", "PER_USER", "ai_fairness", "hellinger_distance", "ii_fairness", "ii_fairness_corrected",
     "individual_fairness_disparity_div", "individual_fairness_disparity_div_corrected",
     "individual_fairness_disparity_mul", "individual_fairness_disparity_mul_corrected",
     "inequity_of_amortized_attention", "inequity_of_amortized_attention_corrected", "item_better_off",
-    "item_better_off_corrected", "item_worse_off", "item_worse_off_corrected", "mean_max_envy", "per_user",
+    "item_better_off_corrected", "item_worse_off", "item_worse_off_corrected", "mean_max_envy",
 ]
 
 _SUBMODULES = ("bounds", "derivations", "generators", "guidelines", "measures", "records")

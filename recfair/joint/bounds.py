@@ -728,7 +728,7 @@ def exhaustive(measure, m: int, n: int, k: int, *, relevant=None, n_relevant: in
     for combo in itertools.product(range(len(perms)), repeat=m):
         ranking = perms[list(combo)]
         run = Run(ranking[:, :k], n, ranking=ranking, relevant=relevant)
-        value = float(_measures.compute(measure, run, on_undefined="nan", **params))
+        value = float(_measures._compute(measure, run, on_undefined="nan", **params))
         if not math.isnan(value):
             low, high = min(low, value), max(high, value)
     if low > high:

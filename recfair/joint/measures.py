@@ -33,7 +33,7 @@ relevant) have an empty per-user range and are left out of the corrected means (
 Ch. 4, footnote on the normalisation); if no user is left, the measure is undefined.
 
 The measures that average per-user scores (IAA, IFD, II-F: :data:`PER_USER`) also give
-those scores, through :func:`per_user` or :func:`recfair.evaluate_per_user` (NaN for a user who
+those scores, through :func:`recfair.evaluate_per_user` (NaN for a user who
 is undefined or left out).
 
 Nothing of size ``m * n`` is built except, for :math:`\mathrm{IFD}_\div` (original), the full
@@ -70,7 +70,6 @@ __all__ = [
     "hellinger_distance", "mean_max_envy",
     "item_better_off", "item_worse_off", "item_better_off_corrected", "item_worse_off_corrected",
     "ii_fairness", "ii_fairness_corrected", "ai_fairness",
-    "compute",
 ]
 
 _NO_USERS = "there are no users (m = 0)"
@@ -561,14 +560,16 @@ def _check_run(key: str, run: Run) -> None:
         _binary_only(run, key)
 
 
-def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> float:
-    """Compute the joint measure ``key`` on a validated :class:`~recfair.run.Run` (the registry's ``compute``).
+def _compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> float:
+    """Compute the joint measure ``key`` on a validated :class:`~recfair.run.Run`.
+
+    Private: its record's ``compute``; the public way is :func:`recfair.evaluate`.
 
     Examples
     --------
     >>> from recfair.run import Run
     >>> run = Run([[0, 1], [1, 0], [0, 1]], 6, relevant=[[0, 2], [1, 4], [0, 1, 5]])
-    >>> round(compute("IAA_ori", run), 6)
+    >>> round(_compute("IAA_ori", run), 6)
     0.222222
     """
     check_on_undefined(on_undefined)
@@ -576,11 +577,11 @@ def compute(key: str, run: Run, *, on_undefined: str = "warn", **options) -> flo
     return float(_KERNELS[key](run, on_undefined, **options))
 
 
-#: Measures that average per-user scores (their per-user values: :func:`per_user`).
+#: Measures that average per-user scores (their per-user values: :func:`_per_user`).
 PER_USER = tuple(_PER_USER)
 
 
-def per_user_block(key: str, run: Run, **options) -> tuple[np.ndarray, str | None]:
+def _per_user_block(key: str, run: Run, **options) -> tuple[np.ndarray, str | None]:
     """``(values, reason)`` of a measure of :data:`PER_USER` on a block of users (:class:`recfair.Accumulator`).
 
     ``reason`` is not None when the measure is undefined whatever the other users; combine the
@@ -603,11 +604,11 @@ def finish_mean(key: str, total: float, *, n_users: int, n_defined: int, reason:
                          reason=_NAN_USERS.get(key, "are undefined"), on_undefined=on_undefined)
 
 
-#: Measures that are functions of per-item sums over users (:func:`item_sums_block`, :func:`finish_item_sums`).
+#: Measures that are functions of per-item sums over users (:func:`_item_sums_block`, :func:`finish_item_sums`).
 ITEM_SUMS = ("HD", "IBO_ori", "IWO_ori", "IBO_our", "IWO_our", "AI-F")
 
 
-def item_sums_block(key: str, run: Run, **options) -> np.ndarray:
+def _item_sums_block(key: str, run: Run, **options) -> np.ndarray:
     """Per-item sums over a block of users behind a measure of :data:`ITEM_SUMS` (:class:`recfair.Accumulator`).
 
     AI-F: :math:`\\sum_u (E_{u,i} - E^*_{u,i})`, shape ``(n,)``; IBO/IWO: the rows
@@ -635,7 +636,7 @@ def item_sums_block(key: str, run: Run, **options) -> np.ndarray:
 
 def finish_item_sums(key: str, sums: np.ndarray, *, n_users: int, n_items: int, k: int, on_undefined: str,
                      **options) -> float:
-    """Measure ``key`` of :data:`ITEM_SUMS` from the per-item sums of every block (:func:`item_sums_block`)."""
+    """Measure ``key`` of :data:`ITEM_SUMS` from the per-item sums of every block (:func:`_item_sums_block`)."""
     name = FUNCTIONS[key].__name__
     if n_users == 0:
         return undefined(name, _NO_USERS, on_undefined)
@@ -652,8 +653,10 @@ def finish_item_sums(key: str, sums: np.ndarray, *, n_users: int, n_items: int, 
     return _ibo_iwo_from(name, own, unif, on_undefined, better=key.startswith("IBO"), corrected=key.endswith("_our"))
 
 
-def per_user(key: str, run: Run, **options) -> np.ndarray:
-    """Per-user scores ``(n_users,)`` of a measure of :data:`PER_USER` (the registry's ``per_user``).
+def _per_user(key: str, run: Run, **options) -> np.ndarray:
+    """Per-user scores ``(n_users,)`` of a measure of :data:`PER_USER`.
+
+    Private: its record's ``per_user``; the public way is :func:`recfair.evaluate_per_user`.
 
     NaN marks a user whose score is undefined (e.g. IFD÷ without relevant items) or, for the
     corrected versions, a user left out because their range is empty; the measure is the mean
@@ -725,7 +728,7 @@ def inequity_of_amortized_attention(top_k, *, n_items, relevant=None, relevance=
     0.2
     """
     run = _run(top_k, n_items, relevant, k, relevance=relevance)
-    return compute("IAA_ori", run, on_undefined=on_undefined)
+    return _compute("IAA_ori", run, on_undefined=on_undefined)
 
 
 @_fill_doc
@@ -783,7 +786,7 @@ def inequity_of_amortized_attention_corrected(top_k, *, n_items, relevant=None, 
     1.0
     """
     run = _run(top_k, n_items, relevant, k, relevance=relevance)
-    return compute("IAA_our", run, on_undefined=on_undefined, attention=attention)
+    return _compute("IAA_our", run, on_undefined=on_undefined, attention=attention)
 
 
 # --------------------------------------------------------------------------- public functions: IFD
@@ -856,7 +859,7 @@ def individual_fairness_disparity_div(top_k, *, n_items, relevant=None, relevanc
     0.032732
     """
     run = _run(top_k, n_items, relevant, k, ranking=ranking, scores=scores, relevance=relevance)
-    return compute("IFD_div_ori", run, on_undefined=on_undefined, exposure=exposure)
+    return _compute("IFD_div_ori", run, on_undefined=on_undefined, exposure=exposure)
 
 
 @_fill_doc
@@ -906,7 +909,7 @@ def individual_fairness_disparity_div_corrected(top_k, *, n_items, relevant, k=N
     0.5
     """
     run = _run(top_k, n_items, relevant, k)
-    return compute("IFD_div_our", run, on_undefined=on_undefined)
+    return _compute("IFD_div_our", run, on_undefined=on_undefined)
 
 
 @_fill_doc
@@ -950,7 +953,7 @@ def individual_fairness_disparity_mul(top_k, *, n_items, relevant=None, relevanc
     0.2
     """
     run = _run(top_k, n_items, relevant, k, relevance=relevance)
-    return compute("IFD_mul_ori", run, on_undefined=on_undefined)
+    return _compute("IFD_mul_ori", run, on_undefined=on_undefined)
 
 
 @_fill_doc
@@ -999,7 +1002,7 @@ def individual_fairness_disparity_mul_corrected(top_k, *, n_items, relevant, k=N
     0.5
     """
     run = _run(top_k, n_items, relevant, k)
-    return compute("IFD_mul_our", run, on_undefined=on_undefined)
+    return _compute("IFD_mul_our", run, on_undefined=on_undefined)
 
 
 # --------------------------------------------------------------------------- public functions: HD
@@ -1067,7 +1070,7 @@ def hellinger_distance(top_k, *, n_items, relevant=None, relevance=None, k=None,
     0.57735
     """
     run = _run(top_k, n_items, relevant, k, relevance=relevance)
-    return compute("HD", run, on_undefined=on_undefined, gamma=gamma, tie_break=tie_break, seed=seed)
+    return _compute("HD", run, on_undefined=on_undefined, gamma=gamma, tie_break=tie_break, seed=seed)
 
 
 # --------------------------------------------------------------------------- public functions: MME, IBO, IWO
@@ -1115,7 +1118,7 @@ def mean_max_envy(top_k, *, n_items, relevant=None, relevance=None, k=None, roun
     0.055556
     """
     run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
-    return compute("MME", run, on_undefined=on_undefined)
+    return _compute("MME", run, on_undefined=on_undefined)
 
 
 @_fill_doc
@@ -1159,7 +1162,7 @@ def item_better_off(top_k, *, n_items, relevant=None, relevance=None, k=None, ro
     nan
     """
     run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
-    return compute("IBO_ori", run, on_undefined=on_undefined)
+    return _compute("IBO_ori", run, on_undefined=on_undefined)
 
 
 @_fill_doc
@@ -1203,7 +1206,7 @@ def item_worse_off(top_k, *, n_items, relevant=None, relevance=None, k=None, rou
     nan
     """
     run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
-    return compute("IWO_ori", run, on_undefined=on_undefined)
+    return _compute("IWO_ori", run, on_undefined=on_undefined)
 
 
 @_fill_doc
@@ -1247,7 +1250,7 @@ def item_better_off_corrected(top_k, *, n_items, relevant=None, relevance=None, 
     0.4
     """
     run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
-    return compute("IBO_our", run, on_undefined=on_undefined)
+    return _compute("IBO_our", run, on_undefined=on_undefined)
 
 
 @_fill_doc
@@ -1291,7 +1294,7 @@ def item_worse_off_corrected(top_k, *, n_items, relevant=None, relevance=None, k
     0.6
     """
     run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
-    return compute("IWO_our", run, on_undefined=on_undefined)
+    return _compute("IWO_our", run, on_undefined=on_undefined)
 
 
 
@@ -1344,7 +1347,7 @@ def ii_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=
     0.200919
     """
     run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
-    return compute("II-F_ori", run, on_undefined=on_undefined, gamma=gamma)
+    return _compute("II-F_ori", run, on_undefined=on_undefined, gamma=gamma)
 
 
 @_fill_doc
@@ -1392,7 +1395,7 @@ def ii_fairness_corrected(top_k, *, n_items, relevant=None, relevance=None, k=No
     0.5
     """
     run = _run(top_k, n_items, relevant, k, relevance=relevance)
-    return compute("II-F_our", run, on_undefined=on_undefined, gamma=gamma)
+    return _compute("II-F_our", run, on_undefined=on_undefined, gamma=gamma)
 
 
 @_fill_doc
@@ -1437,7 +1440,7 @@ def ai_fairness(top_k, *, n_items, relevant=None, relevance=None, k=None, gamma=
     0.078677
     """
     run = _run(top_k, n_items, relevant, k, rounds=rounds, relevance=relevance)
-    return compute("AI-F", run, on_undefined=on_undefined, gamma=gamma)
+    return _compute("AI-F", run, on_undefined=on_undefined, gamma=gamma)
 
 
 #: The public function of each joint measure (the registry records' ``func``).

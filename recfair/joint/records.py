@@ -21,7 +21,7 @@ __all__ = ["RECORDS"]
 
 def _joint_compute(key):
     def compute(run, *, on_undefined="warn", **options):
-        return _joint.compute(key, run, on_undefined=on_undefined, **options)
+        return _joint._compute(key, run, on_undefined=on_undefined, **options)
 
     return compute
 
@@ -55,7 +55,7 @@ def _joint_per_user(key):
         return None
 
     def per_user(run, **options):
-        return _joint.per_user(key, run, **options)
+        return _joint._per_user(key, run, **options)
 
     return per_user
 
@@ -64,7 +64,7 @@ def _joint_computation(key, needs) -> Computation:
     cost = "O(mn)" if "ranking" in needs or "scores" in needs else "O(mk)"
     if key in _joint.PER_USER:
         def partial(run, *, weights=None, **options):
-            values, reason = _joint.per_user_block(key, run, **options)
+            values, reason = _joint._per_user_block(key, run, **options)
             return {**mean_state(values, weights=weights), "reason": reason}
 
         def merge(a, b):
@@ -81,7 +81,7 @@ def _joint_computation(key, needs) -> Computation:
         def partial(run, *, weights=None, **options):
             if weights is not None:
                 raise ValueError(f"{key}'s per-item sums take no user weights.")
-            return {"sums": _joint.item_sums_block(key, run, **options), "users": run.n_users,
+            return {"sums": _joint._item_sums_block(key, run, **options), "users": run.n_users,
                     "_n_items": run.n_items, "_k": run.k}
 
         def finish(state, *, on_undefined="warn", **options):

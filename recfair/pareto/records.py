@@ -25,10 +25,13 @@ import numpy as np
 
 from .. import relevance as _relevance
 from .._validation import undefined
-from ..item_exposure import compute as _exposure_compute
+from ..item_exposure import RECORDS as _EXPOSURE_RECORDS
 from ..spec import Computation, MeasureSpec
 from . import generators as _gen
 from . import measures as _pf
+
+#: Part I's records by name: the frontier's fairness measure is computed by its record.
+_EXPOSURE = {spec.key: spec for spec in _EXPOSURE_RECORDS}
 
 __all__ = ["RECORDS", "frontier_for"]
 
@@ -96,7 +99,7 @@ def _compute(run, *, on_undefined="warn", rel="NDCG", fair="Ent_our", fairness_w
             raise ValueError(f"the frontier was built for {shape}, but the run has n_users={run.n_users}, "
                              f"n_items={run.n_items}, k={run.k}: score a run against the frontier of its own test split.")
     rel_score = _REL_COMPUTE[rel](run, on_undefined=on_undefined)
-    fair_score = _exposure_compute(fair, run, on_undefined=on_undefined)
+    fair_score = _EXPOSURE[fair].compute(run, on_undefined=on_undefined)
     if not (math.isfinite(rel_score) and math.isfinite(fair_score)):
         return undefined("DPFR", f"the run's {rel} or {fair} is undefined", on_undefined)
     return _pf.dpfr(rel_score, fair_score, frontier=table, rel=rel, fair=fair, fairness_weight=fairness_weight,

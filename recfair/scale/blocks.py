@@ -35,6 +35,7 @@ from __future__ import annotations
 from .._validation import check_positive_int, undefined
 from ..registry import ALL_MEASURES, check_needs
 from ..run import Run
+from ..spec import block_states
 
 __all__ = ["Accumulator", "ACCUMULABLE", "NOT_ACCUMULABLE", "costs"]
 
@@ -190,22 +191,10 @@ class Accumulator:
         self._add(run)
 
     def _add(self, run: Run) -> None:
-        shared = {}                                 # one partial per block for records that share it (Part I's counts)
-        for spec in self._specs:
-            comp, opts = spec.computation, self._options[spec.key]
-            mine = comp.options_for_partial(opts)
-            try:
-                token = (comp.partial, tuple(sorted(mine.items())))
-                hash(token)
-            except TypeError:
-                token = None
-            state = shared.get(token) if token is not None else None
-            if state is None:
-                state = comp.partial(run, **mine)
-                if token is not None:
-                    shared[token] = state
+        states = block_states([(spec.computation, self._options[spec.key]) for spec in self._specs], run)
+        for spec, state in zip(self._specs, states):
             old = self._states[spec.key]
-            self._states[spec.key] = state if old is None else comp.merge_states(old, state)
+            self._states[spec.key] = state if old is None else spec.computation.merge_states(old, state)
         self.n_users += run.n_users
 
     def merge(self, other: "Accumulator") -> "Accumulator":
