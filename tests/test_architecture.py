@@ -464,6 +464,8 @@ SIGNATURE_EXCEPTIONS = {
     "recfair.book.thesis.paper2_results": "the dataset is what is looked up: Paper 2's table for it",
     "recfair.book.thesis.paper5_results": "the dataset is what is looked up: Paper 5's table for it",
     "recfair.book.thesis.paper6_results": "the relevance measure is what is looked up: Paper 6's table for it",
+    "recfair.book.exercises.student": "the student's name is what is set: student('ada'); the instructor edition "
+                                      "omits it (student(book=True) works on the book's values)",
     "recfair.io.cli.main": "argv is the data: the command line, as every console entry point takes it",
     "recfair.book.plotting.legend_below": "fig and ax are the subject: the figure and axes the legend goes under",
     "recfair.run.Run": "n_items is a run's data: a run is its lists and its catalogue size (the contract)",
