@@ -107,6 +107,30 @@ def test_measures_and_bounds(files):
     assert _cli("measures", "--part", "VII").returncode == 1
 
 
+def test_part_vi_bounds_take_their_inputs(tmp_path):
+    out = _cli("bounds", "NDKL", "--users", 3, "--items", 6, "-k", 2, "--input", "group_sizes=3,3")
+    want = rf.REGISTRY["NDKL"].bounds(3, 6, 2, group_sizes=(3, 3))
+    assert out.returncode == 0, out.stderr
+    assert f"{want.most_fair:.6g}" in out.stdout and f"{want.most_unfair:.6g}" in out.stdout
+    out = _cli("bounds", "APLT", "--users", 10, "--items", 100, "-k", 10)
+    assert out.returncode == 1 and "--input n_tail=VALUE" in out.stderr
+    out = _cli("bounds", "NDKL", "--users", 3, "--items", 6, "-k", 2, "--input", "group_size=3,3")
+    assert out.returncode == 1 and "no input 'group_size'" in out.stderr and "group_sizes" in out.stderr
+    out = _cli("bounds", "NDKL", "--users", 3, "--items", 6, "-k", 2, "--input", "group_sizes=3,x")
+    assert out.returncode == 1 and "'x' is not a number" in out.stderr
+    # a matrix from a file: each user's relevant items per item group, one row per line
+    (tmp_path / "counts.txt").write_text("1,1\n0,1\n")
+    out = _cli("bounds", "REO", "--users", 2, "--items", 4, "-k", 2, "--input", f"relevant_counts=@{tmp_path / 'counts.txt'}")
+    want = rf.REGISTRY["REO"].bounds(2, 4, 2, relevant_counts=np.array([[1, 1], [0, 1]]))
+    assert out.returncode == 0, out.stderr
+    assert f"{want.most_unfair:.6g}" in out.stdout and f"{want.most_fair:.6g}" in out.stdout
+    (tmp_path / "bad.txt").write_text("1,1\n0,z\n")
+    out = _cli("bounds", "REO", "--users", 2, "--items", 4, "-k", 2, "--input", f"relevant_counts=@{tmp_path / 'bad.txt'}")
+    assert out.returncode == 1 and "bad.txt, line 2: 'z' is not a number" in out.stderr
+    out = _cli("bounds", "ItemMAD", "--users", 2, "--items", 4, "-k", 2)
+    assert out.returncode == 1 and "rated value" in out.stderr
+
+
 def test_help_has_examples():
     out = _cli("--help")
     assert out.returncode == 0 and "examples:" in out.stdout and "recfair evaluate" in out.stdout

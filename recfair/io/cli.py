@@ -8,6 +8,7 @@ from __future__ import annotations
 import argparse
 import difflib
 import json
+import inspect
 import re
 import sys
 import warnings
@@ -141,7 +142,9 @@ def build_parser() -> argparse.ArgumentParser:
     bd = sub.add_parser("bounds", help="achievable bounds of a measure for a number of users, items and k",
                         description="Print the achievable most unfair and most fair values of a measure.",
                         epilog="examples:\n  recfair bounds Jain_ori --users 943 --items 1682 -k 10\n"
-                               "  recfair bounds IAA_ori --users 943 --items 1682 -k 10 --n-relevant counts.txt\n",
+                               "  recfair bounds IAA_ori --users 943 --items 1682 -k 10 --n-relevant counts.txt\n"
+                               "  recfair bounds APLT --users 943 --items 1682 -k 10 --input n_tail=1500\n"
+                               "  recfair bounds NDKL --users 3 --items 6 -k 2 --input group_sizes=3,3\n",
                         formatter_class=argparse.RawDescriptionHelpFormatter)
     bd.add_argument("name", metavar="NAME")
     bd.add_argument("--users", type=int, metavar="M", help="number of users (default: the users of --n-relevant)")
@@ -150,6 +153,9 @@ def build_parser() -> argparse.ArgumentParser:
     bd.add_argument("--n-relevant", metavar="FILE",
                     help="relevant items per user (the joint measures' bounds): one count per line, or a "
                          "ground-truth file (qrels, csv, .inter) whose users are counted")
+    bd.add_argument("--input", action="append", default=[], metavar="KEY=VALUE",
+                    help="another input the bounds read (Part VI: n_tail=80, group_sizes=50,50, patience=0.8): a "
+                         "number, a comma-separated list, or @FILE with one number per line")
     return parser
 
 
@@ -535,7 +541,23 @@ def _bounds(args) -> int:
     if args.k > args.items:
         raise ValueError(f"-k {args.k} exceeds --items {args.items}.")
     if spec.achievable is None:
-        raise ValueError(f"{spec.key} has no closed-form achievable bounds in recfair.")
+        from ..bounds import achievable
+
+        achievable(spec.key, args.users, args.items, args.k)       # raises, saying why there are none
+    for pair in args.input:
+        key, sep, raw = pair.partition("=")
+        if not sep or not key.strip().isidentifier():
+            raise ValueError(f"--input {pair!r}: write KEY=VALUE, e.g. --input group_sizes=50,50.")
+        params[key.strip()] = _input_value(raw, flag=f"--input {pair}")
+    accepted = inspect.signature(spec.achievable).parameters
+    unknown = sorted(set(params) - set(accepted) - {"n_relevant"})
+    if unknown:
+        takes = [p for p, v in accepted.items() if v.kind is v.KEYWORD_ONLY]
+        raise ValueError(f"{spec.key}'s bounds take no input {unknown[0]!r}; they take: {', '.join(takes) or 'none'}.")
+    missing = [p for p, v in accepted.items() if v.kind is v.KEYWORD_ONLY and v.default is v.empty and p not in params]
+    if missing and missing != ["n_relevant"]:
+        raise ValueError(f"{spec.key}'s bounds need more than the sizes: give "
+                         + ", ".join(f"--input {p}=VALUE" for p in missing if p != "n_relevant") + ".")
     try:
         bounds = spec.bounds(args.users, args.items, args.k, **params)
     except TypeError as err:
@@ -547,6 +569,37 @@ def _bounds(args) -> int:
     print(f"  most unfair: {_fmt(bounds.most_unfair)}")
     print(f"  most fair:   {_fmt(bounds.most_fair)}")
     return 0
+
+
+def _input_value(raw: str, *, flag: str):
+    """A bound's input from the command line: a number, a comma-separated list of them, or ``@FILE``
+    with one number per line (a vector) or one comma-separated row per line (a matrix, e.g. each
+    user's relevant items per item group)."""
+    raw = raw.strip()
+    if raw.startswith("@"):
+        from . import files as rio
+
+        path = raw[1:]
+        rows = []
+        for number, line in enumerate(rio._text(Path(path)).splitlines(), 1):
+            if line.strip():
+                rows.append(_numbers(line.split(","), flag=f"{flag}: {path}, line {number}"))
+        if not rows:
+            raise ValueError(f"{flag}: {path} holds no numbers.")
+        if any(len(row) != len(rows[0]) for row in rows):
+            raise ValueError(f"{flag}: {path}: every line needs the same number of values.")
+        return np.asarray([row[0] for row in rows] if len(rows[0]) == 1 else rows)
+    if "," in raw:
+        return tuple(_numbers(raw.split(","), flag=flag))
+    return _value(raw)
+
+
+def _numbers(parts, *, flag: str) -> list:
+    values = [_value(part.strip()) for part in parts]
+    for part, value in zip(parts, values):
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise ValueError(f"{flag}: {part.strip()!r} is not a number.")
+    return values
 
 
 def _fmt(x) -> str:
