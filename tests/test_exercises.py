@@ -440,12 +440,11 @@ FIXED = {
     "iif-aif-ex-3": "a prediction from the theorem: the third relevant item lies beyond k, and every rank beyond k "
                     "gives the same II-F_our",
     "p23-experiments-ex-2": "read from the thesis's published table of Paper 2 (thesis.paper2_results)",
-    "pareto-dpfr-ex-2": "an exact sympy derivation at α = 1/3 from the chapter's closed form; DPFR's α option is "
-                        "being renamed (fairness_weight), so it stays fixed until then",
+    "pareto-dpfr-ex-2": "an exact sympy point at α = 1/3 from the chapter's closed form: the answer is an "
+                        "expression with surds, checked exactly, and the chapter derives it at that α",
     "pareto-generation-ex-1": "a property of the chapter's deterministic six-user walk (which user gets item 6, and why)",
     "ui-ex-1": "the chapter's toy run computed by hand and compared with its printed ME_user",
-    "groups-ex-3": "GCE with two zero groups depends only on the smoothing constant, not on data; GCE's β option is "
-                   "being renamed (exponent)",
+    "groups-ex-3": "GCE with two zero groups depends only on the smoothing constant, not on data",
     "groups-dec-ex-3": "the 5000 users are the chapter's check sample built in its setup; the question is the limit "
                        "of one user per group",
     "groups-exp-ex-3": "the chapter's free-text example of the paper's NDCG variant: two fixed users",
