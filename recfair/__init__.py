@@ -17,9 +17,7 @@ Every part's measure functions are exported here (Parts I-VI) and from their par
 {'HR': 1.0, 'NDCG': 0.8154648767857288}
 """
 
-from __future__ import annotations
-
-import importlib
+import importlib as _importlib
 
 from ._validation import UndefinedMeasureError, UndefinedMeasureWarning
 from .scale.blocks import Accumulator
@@ -63,7 +61,7 @@ _ALIASES = {"plotting": "book.plotting", "widgets": "book.widgets", "guide": "bo
 
 def __getattr__(name):
     if name in _LAZY or name in _ALIASES:
-        return importlib.import_module(f".{_ALIASES.get(name, name)}", __name__)
+        return _importlib.import_module(f".{_ALIASES.get(name, name)}", __name__)
     raise AttributeError(f"module 'recfair' has no attribute {name!r}")
 
 
