@@ -67,6 +67,22 @@ def test_reo_undefined_when_a_group_has_no_relevant_item():
     assert math.isnan(found.low)
 
 
+def test_reo_search_drops_empty_groups_as_the_measure_does():
+    # WarpRec's convention: a group without relevant items leaves REO, which is then over the others
+    labels, relevant = list("aabbcc"), [[0, 2], [1]]
+    counts = BG.relevant_counts(relevant, labels)
+    assert counts[:, 2].sum() == 0
+    bounds = BG.achievable_reo(2, 6, 2, relevant_counts=counts, empty_groups="drop")
+    found = B.exhaustive("REO", 2, 6, 2, item_groups=labels, relevant=relevant, empty_groups="drop")
+    _check(bounds, found, higher_is_better=False)
+    assert REGISTRY["REO"].bounds(2, 6, 2, relevant_counts=counts, empty_groups="drop") == bounds
+    assert math.isnan(BG.achievable_reo(2, 6, 2, relevant_counts=counts).most_fair)
+    # one group left: undefined either way
+    assert math.isnan(BG.achievable_reo(1, 4, 1, relevant_counts=[[1, 0]], empty_groups="drop").most_fair)
+    with pytest.raises(ValueError, match="empty_groups"):
+        BG.achievable_reo(2, 6, 2, relevant_counts=counts, empty_groups="skip")
+
+
 # ---------------------------------------------------------------------------- ExpRatio, MMF
 
 @pytest.mark.parametrize("m,n,k,groups", [(1, 3, 2, "abb"), (2, 4, 2, "aabb"), (2, 4, 3, "abbb"), (1, 5, 3, "aabbc"),

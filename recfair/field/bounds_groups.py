@@ -153,7 +153,8 @@ def _ends(values, higher_is_better):
 
 # ============================================================================ REO, PopREO
 
-def achievable_reo(m, n, k, *, relevant_counts, max_states: int = MAX_STATES) -> Bounds:
+def achievable_reo(m, n, k, *, relevant_counts, empty_groups: str = "undefined",
+                   max_states: int = MAX_STATES) -> Bounds:
     r"""REO's (and PopREO's) exact ends without history: every achievable vector of hits per group.
 
     User :math:`u` with :math:`r_{u,g}` relevant items in group :math:`g` can hit any
@@ -167,13 +168,17 @@ def achievable_reo(m, n, k, *, relevant_counts, max_states: int = MAX_STATES) ->
         Users, items, list length.
     relevant_counts : array-like of int, shape (m, N)
         Each user's relevant items per group (:func:`relevant_counts`; head and tail for PopREO).
+    empty_groups : {"undefined", "drop"}
+        The measure's option: a group without relevant items makes REO undefined, or drops out
+        (WarpRec's convention), the search then running over the other groups.
     max_states : int
         Refuse a search holding more partial sums.
 
     Returns
     -------
     Bounds
-        NaN ends when a group has no relevant item (REO is then undefined for every list).
+        NaN ends when a group has no relevant item (REO is then undefined for every list), or,
+        with ``empty_groups="drop"``, when fewer than two groups have one.
 
     Examples
     --------
@@ -182,8 +187,12 @@ def achievable_reo(m, n, k, *, relevant_counts, max_states: int = MAX_STATES) ->
     """
     m, n, k = _sizes(m, n, k)
     r = _relevant_counts(relevant_counts, m, n)
+    if empty_groups not in ("undefined", "drop"):
+        raise ValueError(f'empty_groups must be "undefined" or "drop", got {empty_groups!r}.')
+    if empty_groups == "drop":
+        r = r[:, r.sum(axis=0) > 0]
     totals = r.sum(axis=0)
-    if (totals == 0).any():
+    if totals.size < 2 or (totals == 0).any():
         return _NAN
     per_user = [_bounded_vectors(row, max(0, k - (n - int(row.sum()))), k) for row in r]
     values = [_cv(np.asarray(h, float) / totals) for h in _minkowski(per_user, max_states, "max_states")]
