@@ -423,8 +423,6 @@ FIXED = {
     "data-ex-1": "computed on a stored real-data run (Last.fm, EASE) whose cutoff k = 10 the stored runs fix",
     "data-ex-2": "computed on a stored real-data run (MovieLens-100K, Pop): no parameter of the exercise",
     "jain-ex-3": "the thesis's own worked example (counts 3, 2, 1, 1, 1, 1), placed between the thesis's bounds",
-    "entropy-ex-3": "the question builds a recommendation sized for m = 10, n = 40, k = 10 (20 items four times, "
-                    "20 once); another size breaks the construction",
     "fsat-ex-1": "the sizes are Book-x's (the thesis's dataset table): the question is about that dataset",
     "vocd-ex-1": "the four β values probe the definition's thresholds on a fixed two-user case, and the question "
                  "asks why the last two values agree",
