@@ -105,6 +105,27 @@ def test_exposure_options_reach_the_search():
     _check(bounds, B.exhaustive("MMF", 1, 5, 3, item_groups=list("abbcc"), ratio=0.7), higher_is_better=True)
 
 
+@pytest.mark.parametrize("m,n,k,groups,history", [(2, 4, 2, "aabb", [[0], [2]]), (2, 5, 2, "aabbb", [[0, 1], []]),
+                                                  (3, 5, 2, "abbcc", [[0], [1, 3], [4]]), (1, 4, 3, "abbb", [[2]])])
+def test_exposure_searches_exclude_the_histories(m, n, k, groups, history):
+    labels = list(groups)
+    sizes = [groups.count(g) for g in sorted(set(groups))]
+    counts = BG.relevant_counts(history, labels)
+    for key, func in (("ExpRatio", BG.achievable_exp_ratio), ("MMF", BG.achievable_mmf)):
+        bounds = func(m, n, k, group_sizes=sizes, history_counts=counts)
+        _check(bounds, B.exhaustive(key, m, n, k, item_groups=labels, history=history), higher_is_better=True)
+        free = func(m, n, k, group_sizes=sizes)             # without histories the range can only widen
+        assert free.most_unfair <= bounds.most_unfair + 1e-12 and bounds.most_fair <= free.most_fair + 1e-12
+        assert REGISTRY[key].bounds(m, n, k, group_sizes=sizes, history_counts=counts) == bounds
+
+
+def test_exposure_searches_refuse_impossible_histories():
+    with pytest.raises(ValueError, match="fewer than k = 2 items outside its history"):
+        BG.achievable_exp_ratio(2, 3, 2, group_sizes=(1, 2), history_counts=[[1, 1], [0, 0]])
+    with pytest.raises(ValueError, match="history_counts must have one column per group"):
+        BG.achievable_mmf(1, 4, 2, group_sizes=(2, 2), history_counts=[[3, 0]])
+
+
 def test_mmf_fair_end_misses_its_nominal_maximum():
     # one list of two positions, two groups: the DCG weights never split evenly
     assert BG.achievable_mmf(1, 4, 2, group_sizes=(2, 2)).most_fair < 0.5

@@ -20,9 +20,10 @@ BD                per user group (the measure is a sum over user groups): every 
                   vector of recommended counts per item group
 ================  ==========================================================================
 
-Like the closed forms of :mod:`recfair.field.bounds`, the searches of REO, ExpRatio, MMF and EE
-assume that every item can be recommended to every user (no history exclusion) and that every
-item has a group; C_KL, UGF, UserMAD and BD read the histories and exclude them.
+Like the closed forms of :mod:`recfair.field.bounds`, the searches of REO and EE assume that
+every item can be recommended to every user (no history exclusion) and that every item has a
+group; ExpRatio and MMF exclude the histories when given ``history_counts``; C_KL, UGF, UserMAD
+and BD read the histories and exclude them.
 :func:`recfair.field.bounds.exhaustive` enumerates every recommendation at tiny sizes and the
 tests check each search against it.
 
@@ -97,9 +98,11 @@ def _relevant_counts(counts, m, n):
 
 
 def relevant_counts(relevant, item_groups) -> np.ndarray:
-    """Each user's number of relevant items per item group (columns in the sorted labels' order).
+    """Each user's number of listed items per item group (columns in the sorted labels' order).
 
-    The ``relevant_counts`` input of :func:`achievable_reo` and the EE searches.
+    Of the relevant items: the ``relevant_counts`` input of :func:`achievable_reo` and the EE
+    searches; of the histories: the ``history_counts`` input of :func:`achievable_exp_ratio` and
+    :func:`achievable_mmf`.
 
     >>> relevant_counts([[0, 3], [2]], ["a", "a", "b", "b"]).tolist()
     [[1, 1], [0, 1]]
@@ -219,28 +222,46 @@ def _list_vectors(sizes, pos, limit, name):
     return out
 
 
-def _exposure_totals(m, n, k, group_sizes, examination, gamma, max_states):
+def _exposure_totals(m, n, k, group_sizes, examination, gamma, max_states, history_counts=None):
     m, n, k = _sizes(m, n, k)
     sizes = _group_sizes(group_sizes, n)
     pos = _position_weights(k, examination, gamma)
-    per_list = _list_vectors(sizes, pos, max_states, "max_states")
-    return sizes, _minkowski([per_list] * m, max_states, "max_states")
+    if history_counts is None:
+        per_list = _list_vectors(sizes, pos, max_states, "max_states")
+        return sizes, _minkowski([per_list] * m, max_states, "max_states")
+    hist = _relevant_counts(history_counts, m, n)
+    if hist.shape[1] != sizes.size or (hist > sizes).any():
+        raise ValueError(f"history_counts must have one column per group ({sizes.size}) and at most the group's "
+                         f"size in each, got shape {hist.shape}.")
+    caps = sizes - hist                                 # each user's candidates per group: outside the history
+    short = np.flatnonzero(caps.sum(axis=1) < k)
+    if short.size:
+        raise ValueError(f"user {int(short[0])} has fewer than k = {k} items outside its history.")
+    lists = {}
+    for row in map(tuple, caps):                        # users with the same candidates share their lists
+        if row not in lists:
+            lists[row] = _list_vectors(np.asarray(row), pos, max_states, "max_states")
+    return sizes, _minkowski([lists[tuple(row)] for row in caps], max_states, "max_states")
 
 
-def achievable_exp_ratio(m, n, k, *, group_sizes, examination="dcg", gamma=0.8,
+def achievable_exp_ratio(m, n, k, *, group_sizes, examination="dcg", gamma=0.8, history_counts=None,
                          max_states: int = MAX_STATES) -> Bounds:
-    r"""The exposure ratio's exact ends without history: every achievable exposure per group.
+    r"""The exposure ratio's exact ends: every achievable exposure per group.
 
     ExpRatio is :math:`\min_g \mathrm{Exp}_g / \max_g \mathrm{Exp}_g` of the groups' mean exposure
     per item; it depends on the lists only through each group's summed exposure, so the search
     runs over every sum of one capacity-respecting group sequence per user. Its unfair end is 0
     whenever a list can leave a group out (:math:`k \le n - |G_g|`).
 
+    ``history_counts`` (users × groups, :func:`relevant_counts` of the histories) removes each
+    user's history items from its candidates, as a run does; without it every item can reach
+    every user, and the ends enclose those of any history.
+
     >>> b = achievable_exp_ratio(1, 3, 2, group_sizes=(1, 2))
     >>> round(b.most_unfair, 4), round(b.most_fair, 4)
     (0.0, 0.7925)
     """
-    sizes, totals = _exposure_totals(m, n, k, group_sizes, examination, gamma, max_states)
+    sizes, totals = _exposure_totals(m, n, k, group_sizes, examination, gamma, max_states, history_counts)
     values = []
     for t in totals:
         mean = np.asarray(t) / sizes
@@ -248,9 +269,10 @@ def achievable_exp_ratio(m, n, k, *, group_sizes, examination="dcg", gamma=0.8,
     return _ends(values, higher_is_better=True)
 
 
-def achievable_mmf(m, n, k, *, group_sizes, examination="dcg", gamma=0.8, ratio=0.5,
+def achievable_mmf(m, n, k, *, group_sizes, examination="dcg", gamma=0.8, ratio=0.5, history_counts=None,
                    max_states: int = MAX_STATES) -> Bounds:
-    r"""Provider MMF's exact ends without history: every achievable exposure per group.
+    r"""Provider MMF's exact ends: every achievable exposure per group (``history_counts`` as in
+    :func:`achievable_exp_ratio`).
 
     MMF is the worst-off :math:`\lfloor \rho N \rfloor` groups' share of all exposure; the search
     is :func:`achievable_exp_ratio`'s. Its fair end :math:`\lfloor \rho N \rfloor / N` needs equal
@@ -259,7 +281,7 @@ def achievable_mmf(m, n, k, *, group_sizes, examination="dcg", gamma=0.8, ratio=
     >>> achievable_mmf(2, 4, 2, group_sizes=(2, 2))
     Bounds(most_unfair=0.0, most_fair=0.5)
     """
-    sizes, totals = _exposure_totals(m, n, k, group_sizes, examination, gamma, max_states)
+    sizes, totals = _exposure_totals(m, n, k, group_sizes, examination, gamma, max_states, history_counts)
     worst = int(float(ratio) * sizes.size)
     if not 0 < float(ratio) <= 1:
         raise ValueError(f"ratio must be in (0, 1], got {ratio!r}.")
