@@ -149,6 +149,40 @@ def test_ee_searches_are_exact(n, k, groups, relevant):
         assert ref.reference_extremes(shown, case, ranked=True) == pytest.approx(_ends(bounds))
 
 
+@pytest.mark.parametrize("n,k,groups,relevant,history", [(5, 2, "aabbb", [[0], [2, 3]], [[1], [4]]),
+                                                         (6, 3, "abbccc", [[1, 3], [0]], [[4, 5], [2]]),
+                                                         (5, 2, "abbbb", [[0, 1], [3]], [[], [0, 1]])])
+def test_ee_and_reo_searches_exclude_the_histories(n, k, groups, relevant, history):
+    labels, m = list(groups), len(relevant)
+    sizes = [groups.count(g) for g in sorted(set(groups))]
+    counts, hist = BG.relevant_counts(relevant, labels), BG.relevant_counts(history, labels)
+    data = {"item_groups": labels, "relevant": relevant, "history": history}
+    for key, func, higher in (("EE-L", BG.achievable_ee_l, False), ("EE-D", BG.achievable_ee_d, False),
+                              ("EE-R", BG.achievable_ee_r, True)):
+        params = {"group_sizes": sizes, "history_counts": hist}
+        if key != "EE-D":
+            params["relevant_counts"] = counts
+        _check(func(m, n, k, **params), B.exhaustive(key, m, n, k, **data), higher_is_better=higher)
+    bounds = BG.achievable_reo(m, n, k, relevant_counts=counts, history_counts=hist)
+    _check(bounds, B.exhaustive("REO", m, n, k, **data), higher_is_better=False)
+
+
+def test_reo_search_histories_can_force_the_hits():
+    # both users' histories leave them exactly their relevant item and one other: every list hits, REO is 0
+    labels, relevant, history = list("aabb"), [[0], [2]], [[1, 3], [0, 1]]
+    counts, hist = BG.relevant_counts(relevant, labels), BG.relevant_counts(history, labels)
+    bounds = BG.achievable_reo(2, 4, 2, relevant_counts=counts, history_counts=hist)
+    assert (bounds.most_unfair, bounds.most_fair) == (0.0, 0.0)
+    assert BG.achievable_reo(2, 4, 2, relevant_counts=counts).most_unfair == 1.0
+    _check(bounds, B.exhaustive("REO", 2, 4, 2, item_groups=labels, relevant=relevant, history=history),
+           higher_is_better=False)
+
+
+def test_reo_search_refuses_an_impossible_history():
+    with pytest.raises(ValueError, match="history leaves fewer than k items"):
+        BG.achievable_reo(1, 4, 2, relevant_counts=[[1, 1]], history_counts=[[2, 1]])
+
+
 def test_ee_patience_reaches_the_search():
     bounds = BG.achievable_ee_l(2, 4, 2, group_sizes=(2, 2), relevant_counts=[[1, 0], [0, 2]], patience=0.8)
     found = B.exhaustive("EE-L", 2, 4, 2, item_groups=list("aabb"), relevant=[[0], [2, 3]], patience=0.8)

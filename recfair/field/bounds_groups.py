@@ -20,10 +20,10 @@ BD                per user group (the measure is a sum over user groups): every 
                   vector of recommended counts per item group
 ================  ==========================================================================
 
-Like the closed forms of :mod:`recfair.field.bounds`, the searches of REO and EE assume that
-every item can be recommended to every user (no history exclusion) and that every item has a
-group; ExpRatio and MMF exclude the histories when given ``history_counts``; C_KL, UGF, UserMAD
-and BD read the histories and exclude them.
+The searches of REO, ExpRatio, MMF and EE exclude the histories when given ``history_counts``
+(each user's history items per group, :func:`relevant_counts` of the histories); without it, like
+the closed forms of :mod:`recfair.field.bounds`, they let every item reach every user. Every item
+needs a group. C_KL, UGF, UserMAD and BD read the histories and exclude them.
 :func:`recfair.field.bounds.exhaustive` enumerates every recommendation at tiny sizes and the
 tests check each search against it.
 
@@ -156,14 +156,16 @@ def _ends(values, higher_is_better):
 
 # ============================================================================ REO, PopREO
 
-def achievable_reo(m, n, k, *, relevant_counts, empty_groups: str = "undefined",
+def achievable_reo(m, n, k, *, relevant_counts, empty_groups: str = "undefined", history_counts=None,
                    max_states: int = MAX_STATES) -> Bounds:
-    r"""REO's (and PopREO's) exact ends without history: every achievable vector of hits per group.
+    r"""REO's (and PopREO's) exact ends: every achievable vector of hits per group.
 
     User :math:`u` with :math:`r_{u,g}` relevant items in group :math:`g` can hit any
     :math:`0 \le h_{u,g} \le r_{u,g}` with :math:`k - (n - r_u) \le \sum_g h_{u,g} \le k` (the
-    rest of the list is non-relevant items, of which there are :math:`n - r_u`). REO reads only
-    the summed hits :math:`H_g`, so the search runs over the set of achievable sums.
+    rest of the list is non-relevant items, of which there are :math:`n - r_u`, or
+    :math:`n - r_u - |H_u|` outside a history of :math:`|H_u|` items: ``history_counts``, whose
+    row sums are read). REO reads only the summed hits :math:`H_g`, so the search runs over the
+    set of achievable sums.
 
     Parameters
     ----------
@@ -192,12 +194,20 @@ def achievable_reo(m, n, k, *, relevant_counts, empty_groups: str = "undefined",
     r = _relevant_counts(relevant_counts, m, n)
     if empty_groups not in ("undefined", "drop"):
         raise ValueError(f'empty_groups must be "undefined" or "drop", got {empty_groups!r}.')
+    if history_counts is None:
+        hist = np.zeros(m, dtype=np.int64)
+    else:
+        hist = _relevant_counts(history_counts, m, n).sum(axis=1)
+        if (r.sum(axis=1) + hist > n).any() or (hist > n - k).any():
+            raise ValueError("a user's relevant and history items exceed the catalogue, or its history leaves fewer "
+                             "than k items.")
     if empty_groups == "drop":
-        r = r[:, r.sum(axis=0) > 0]
+        keep = r.sum(axis=0) > 0
+        r = r[:, keep]
     totals = r.sum(axis=0)
     if totals.size < 2 or (totals == 0).any():
         return _NAN
-    per_user = [_bounded_vectors(row, max(0, k - (n - int(row.sum()))), k) for row in r]
+    per_user = [_bounded_vectors(row, max(0, k - (n - int(row.sum()) - int(h))), k) for row, h in zip(r, hist)]
     values = [_cv(np.asarray(h, float) / totals) for h in _minkowski(per_user, max_states, "max_states")]
     return _ends(values, higher_is_better=False)
 
@@ -222,26 +232,36 @@ def _list_vectors(sizes, pos, limit, name):
     return out
 
 
-def _exposure_totals(m, n, k, group_sizes, examination, gamma, max_states, history_counts=None):
-    m, n, k = _sizes(m, n, k)
-    sizes = _group_sizes(group_sizes, n)
-    pos = _position_weights(k, examination, gamma)
+def _history_caps(history_counts, m, n, k, sizes):
+    """Each user's candidate items per group, outside its history (``history_counts`` None: every item)."""
     if history_counts is None:
-        per_list = _list_vectors(sizes, pos, max_states, "max_states")
-        return sizes, _minkowski([per_list] * m, max_states, "max_states")
+        return np.tile(sizes, (m, 1))
     hist = _relevant_counts(history_counts, m, n)
     if hist.shape[1] != sizes.size or (hist > sizes).any():
         raise ValueError(f"history_counts must have one column per group ({sizes.size}) and at most the group's "
                          f"size in each, got shape {hist.shape}.")
-    caps = sizes - hist                                 # each user's candidates per group: outside the history
+    caps = sizes - hist
     short = np.flatnonzero(caps.sum(axis=1) < k)
     if short.size:
         raise ValueError(f"user {int(short[0])} has fewer than k = {k} items outside its history.")
+    return caps
+
+
+def _lists_per_user(caps, pos, max_states):
+    """Each user's exposure-per-group vectors; users with the same candidates share theirs."""
     lists = {}
-    for row in map(tuple, caps):                        # users with the same candidates share their lists
+    for row in map(tuple, caps):
         if row not in lists:
             lists[row] = _list_vectors(np.asarray(row), pos, max_states, "max_states")
-    return sizes, _minkowski([lists[tuple(row)] for row in caps], max_states, "max_states")
+    return [lists[tuple(row)] for row in caps]
+
+
+def _exposure_totals(m, n, k, group_sizes, examination, gamma, max_states, history_counts=None):
+    m, n, k = _sizes(m, n, k)
+    sizes = _group_sizes(group_sizes, n)
+    pos = _position_weights(k, examination, gamma)
+    caps = _history_caps(history_counts, m, n, k, sizes)
+    return sizes, _minkowski(_lists_per_user(caps, pos, max_states), max_states, "max_states")
 
 
 def achievable_exp_ratio(m, n, k, *, group_sizes, examination="dcg", gamma=0.8, history_counts=None,
@@ -296,7 +316,7 @@ def achievable_mmf(m, n, k, *, group_sizes, examination="dcg", gamma=0.8, ratio=
 
 # ============================================================================ expected exposure
 
-def _ee_ends(key, m, n, k, group_sizes, relevant_counts_, patience, max_states):
+def _ee_ends(key, m, n, k, group_sizes, relevant_counts_, patience, max_states, history_counts=None):
     from ..examination import check_gamma
 
     m, n, k = _sizes(m, n, k)
@@ -304,19 +324,21 @@ def _ee_ends(key, m, n, k, group_sizes, relevant_counts_, patience, max_states):
     gamma = check_gamma(patience)
     pos = gamma ** np.arange(k)
     cum = np.concatenate([[0.0], np.cumsum(pos)])
-    lists = np.array(sorted(_list_vectors(sizes, pos, max_states, "max_states")))        # (L, N)
+    caps = _history_caps(history_counts, m, n, k, sizes)
+    per_user = [np.array(sorted(vectors)) for vectors in _lists_per_user(caps, pos, max_states)]   # (L_u, N)
     if key == "EE-D":
-        d = (lists ** 2).sum(axis=1)
-        return Bounds(most_unfair=float(d.max()), most_fair=float(d.min()))
+        d = [(lists ** 2).sum(axis=1) for lists in per_user]
+        return Bounds(most_unfair=float(np.mean([x.max() for x in d])), most_fair=float(np.mean([x.min() for x in d])))
     r = _relevant_counts(relevant_counts_, m, n)
-    if r.shape[1] != sizes.size or (r > sizes).any():
-        raise ValueError(f"relevant_counts needs one column per group ({sizes.size}), none above its group's size.")
+    if r.shape[1] != sizes.size or (r > caps).any():
+        raise ValueError(f"relevant_counts needs one column per group ({sizes.size}), none above its group's size "
+                         "outside the user's history.")
     lows, highs = [], []
-    for row in r:
-        n_rel = int(row.sum())
+    for row, free, lists in zip(r, caps, per_user):
+        n_rel, n_free = int(row.sum()), int(free.sum())     # free: the items outside the history
         top = cum[min(n_rel, k)] / n_rel if n_rel else 0.0
-        rest = (cum[k] - cum[min(n_rel, k)]) / (n - n_rel) if n > n_rel else 0.0
-        target = row * top + (sizes - row) * rest
+        rest = (cum[k] - cum[min(n_rel, k)]) / (n_free - n_rel) if n_free > n_rel else 0.0
+        target = row * top + (free - row) * rest
         values = ((lists - target) ** 2).sum(axis=1) if key == "EE-L" else 2 * (lists * target).sum(axis=1)
         lows.append(values.min())
         highs.append(values.max())
@@ -324,37 +346,42 @@ def _ee_ends(key, m, n, k, group_sizes, relevant_counts_, patience, max_states):
     return Bounds(most_unfair=low, most_fair=high) if key == "EE-R" else Bounds(most_unfair=high, most_fair=low)
 
 
-def achievable_ee_l(m, n, k, *, group_sizes, relevant_counts, patience=0.5, max_states: int = MAX_STATES) -> Bounds:
-    r"""EE-L's exact ends without history: per user, every group sequence against the ideal exposure.
+def achievable_ee_l(m, n, k, *, group_sizes, relevant_counts, patience=0.5, history_counts=None,
+                    max_states: int = MAX_STATES) -> Bounds:
+    r"""EE-L's exact ends: per user, every group sequence against the ideal exposure.
 
     EE-L is a mean over users, each of whom may get any list, so its ends are the means of each
     user's own best and worst list; a user's value depends on the list only through its exposure
-    per group, :math:`\varepsilon_g = \sum_j \gamma^{j-1}[L(j) \in G_g]`.
+    per group, :math:`\varepsilon_g = \sum_j \gamma^{j-1}[L(j) \in G_g]`. ``history_counts``
+    (users × groups) removes each user's history from its lists and from its ideal exposure, as the
+    measure does (the EE searches share it).
 
     >>> achievable_ee_l(1, 4, 2, group_sizes=(2, 2), relevant_counts=[[1, 1]])
     Bounds(most_unfair=1.125, most_fair=0.125)
     """
-    return _ee_ends("EE-L", m, n, k, group_sizes, relevant_counts, patience, max_states)
+    return _ee_ends("EE-L", m, n, k, group_sizes, relevant_counts, patience, max_states, history_counts)
 
 
-def achievable_ee_d(m, n, k, *, group_sizes, patience=0.5, max_states: int = MAX_STATES) -> Bounds:
-    r"""EE-D's exact ends without history: the most and least concentrated exposure one list can give.
+def achievable_ee_d(m, n, k, *, group_sizes, patience=0.5, history_counts=None, max_states: int = MAX_STATES) -> Bounds:
+    r"""EE-D's exact ends: the most and least concentrated exposure each user's list can give.
 
-    EE-D does not read relevance: every user's list has the same best and worst value.
+    EE-D does not read relevance: without histories every user's list has the same best and
+    worst value.
 
     >>> achievable_ee_d(3, 4, 2, group_sizes=(2, 2))
     Bounds(most_unfair=2.25, most_fair=1.25)
     """
-    return _ee_ends("EE-D", m, n, k, group_sizes, None, patience, max_states)
+    return _ee_ends("EE-D", m, n, k, group_sizes, None, patience, max_states, history_counts)
 
 
-def achievable_ee_r(m, n, k, *, group_sizes, relevant_counts, patience=0.5, max_states: int = MAX_STATES) -> Bounds:
-    r"""EE-R's exact ends without history (higher is better): per user, every group sequence.
+def achievable_ee_r(m, n, k, *, group_sizes, relevant_counts, patience=0.5, history_counts=None,
+                    max_states: int = MAX_STATES) -> Bounds:
+    r"""EE-R's exact ends (higher is better): per user, every group sequence.
 
     >>> achievable_ee_r(1, 4, 2, group_sizes=(2, 2), relevant_counts=[[1, 0]])
     Bounds(most_unfair=1.0, most_fair=3.5)
     """
-    return _ee_ends("EE-R", m, n, k, group_sizes, relevant_counts, patience, max_states)
+    return _ee_ends("EE-R", m, n, k, group_sizes, relevant_counts, patience, max_states, history_counts)
 
 
 # ============================================================================ C_KL
