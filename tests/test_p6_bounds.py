@@ -124,6 +124,8 @@ def test_exposure_searches_refuse_impossible_histories():
         BG.achievable_exp_ratio(2, 3, 2, group_sizes=(1, 2), history_counts=[[1, 1], [0, 0]])
     with pytest.raises(ValueError, match="history_counts must have one column per group"):
         BG.achievable_mmf(1, 4, 2, group_sizes=(2, 2), history_counts=[[3, 0]])
+    with pytest.raises(ValueError, match="history_counts must be non-negative integers, one row per user"):
+        BG.achievable_ee_d(1, 4, 2, group_sizes=(2, 2), history_counts=[[1]])
 
 
 def test_mmf_fair_end_misses_its_nominal_maximum():

@@ -85,15 +85,17 @@ def _group_sizes(group_sizes, n):
     return sizes
 
 
-def _relevant_counts(counts, m, n):
+def _relevant_counts(counts, m, n, name="relevant_counts"):
+    """Per-user counts per item group (``relevant_counts`` or ``history_counts``), validated."""
     r = np.asarray(counts)
     if r.ndim != 2 or r.shape[0] != m or r.shape[1] < 2 or not np.issubdtype(r.dtype, np.number) or (r < 0).any() \
             or (r != np.round(r)).any():
-        raise ValueError(f"relevant_counts must be non-negative integers, one row per user ({m}) and one column per "
+        raise ValueError(f"{name} must be non-negative integers, one row per user ({m}) and one column per "
                          f"item group (two or more), got shape {getattr(r, 'shape', None)}.")
     r = r.astype(np.int64)
     if (r.sum(axis=1) > n).any():
-        raise ValueError(f"a user has more relevant items than the catalogue holds ({n}).")
+        what = "relevant" if name == "relevant_counts" else "history"
+        raise ValueError(f"{name}: a user has more {what} items than the catalogue holds ({n}).")
     return r
 
 
@@ -197,7 +199,7 @@ def achievable_reo(m, n, k, *, relevant_counts, empty_groups: str = "undefined",
     if history_counts is None:
         hist = np.zeros(m, dtype=np.int64)
     else:
-        hist = _relevant_counts(history_counts, m, n).sum(axis=1)
+        hist = _relevant_counts(history_counts, m, n, "history_counts").sum(axis=1)
         if (r.sum(axis=1) + hist > n).any() or (hist > n - k).any():
             raise ValueError("a user's relevant and history items exceed the catalogue, or its history leaves fewer "
                              "than k items.")
@@ -236,7 +238,7 @@ def _history_caps(history_counts, m, n, k, sizes):
     """Each user's candidate items per group, outside its history (``history_counts`` None: every item)."""
     if history_counts is None:
         return np.tile(sizes, (m, 1))
-    hist = _relevant_counts(history_counts, m, n)
+    hist = _relevant_counts(history_counts, m, n, "history_counts")
     if hist.shape[1] != sizes.size or (hist > sizes).any():
         raise ValueError(f"history_counts must have one column per group ({sizes.size}) and at most the group's "
                          f"size in each, got shape {hist.shape}.")
