@@ -48,9 +48,7 @@ def achievable(measure: str, m: int, n: int, k: int, **params) -> Bounds:
     """
     spec = get(measure)
     if spec.achievable is None:
-        from .field.bounds import NO_BOUND
-
-        why = NO_BOUND.get(spec.key)
+        why = spec.no_bound
         raise ValueError(f"{measure} has {why}." if why else
                          f"{measure} has no achievable bounds (see REGISTRY[{measure!r}].undefined and its chapter).")
     return spec.achievable(m, n, k, **params)

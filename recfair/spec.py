@@ -289,6 +289,8 @@ class MeasureSpec:
     undefined : when the measure is undefined and what recfair then does.
     description : one-sentence description.
     reference : where the measure comes from.
+    no_bound : why the measure has no achievable range, where the reason is known (``achievable`` is
+        then None), e.g. ItemMAD's; "" otherwise.
     chapter : label of the book chapter that treats it.
     guidelines : Paper 3's marks on the guideline factors (:mod:`recfair.joint.guidelines`), joint measures only.
     graded : whether the measure accepts graded relevance (``relevance=``); the others need
@@ -329,6 +331,7 @@ class MeasureSpec:
     options: dict = field(default_factory=dict)
     achievable: Callable | None = None
     exhaustive: Callable | None = None
+    no_bound: str = ""
     chapter: str | None = None
     guidelines: tuple[str, ...] | None = None
     graded: bool = False

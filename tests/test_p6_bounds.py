@@ -282,7 +282,9 @@ def test_item_mad_says_why_it_has_no_bound():
     import recfair as rf
 
     assert REGISTRY["ItemMAD"].achievable is None
-    assert "ratings" in B.NO_BOUND["ItemMAD"]
+    assert "ratings" in B.NO_BOUND["ItemMAD"] and REGISTRY["ItemMAD"].no_bound == B.NO_BOUND["ItemMAD"]
+    # a reason only where there is no range
+    assert all(not spec.no_bound or spec.achievable is None for spec in REGISTRY.values())
     with pytest.raises(ValueError, match="rated value"):
         rf.bounds.achievable("ItemMAD", 2, 4, 2)
     from recfair.book.guide import recommend_measures

@@ -126,11 +126,8 @@ def _realisable(spec: MeasureSpec, graded: bool) -> tuple[bool, str]:
     if spec.family in ("users", "groups"):
         return False, ("no achievable bounds are derived for it (the thesis gives none and it has no corrected "
                        "version): its extremes depend on the users, their similarity or their groups")
-    if spec.family == "field":
-        from ..field.bounds import NO_BOUND
-
-        if spec.key in NO_BOUND:
-            return False, NO_BOUND[spec.key]
+    if spec.no_bound:
+        return False, spec.no_bound
     if spec.version == "single":
         if spec.guidelines is not None and spec.guidelines[_I1] == "no":
             return False, "Paper 3: its fairest and unfairest recommendations miss the ends of its range (no corrected version exists)"

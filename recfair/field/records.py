@@ -11,7 +11,8 @@ block of users, weighted) and ``finish``::
 ``paper`` is 0 for every Part VI record: the measures come from outside the thesis. Each record's
 ``achievable`` is the closed form or exact search of :mod:`recfair.field.bounds` /
 :mod:`recfair.field.bounds_groups`; a record without one (ItemMAD) has its reason in
-:data:`recfair.field.bounds.NO_BOUND`, which :func:`recfair.bounds.achievable` reports.
+:data:`recfair.field.bounds.NO_BOUND`, carried by the record as ``no_bound`` (what
+:func:`recfair.bounds.achievable` reports).
 
 >>> [s.key for s in RECORDS][:5]
 ['ARP', 'APLT', 'ACLT', 'PopRSP', 'PopREO']
@@ -179,7 +180,8 @@ def _record(key) -> MeasureSpec:
         version="single", higher_is_better=higher, range=rng, needs=needs, compute=_compute(key), func=func,
         description=description, reference=reference, undefined=undefined_cases,
         options=dict(kernel.options),
-        per_user=_per_user(key), achievable=_bounds.ACHIEVABLE.get(key), exhaustive=_bounds.EXHAUSTIVE.get(key), chapter=chapter,
+        per_user=_per_user(key), achievable=_bounds.ACHIEVABLE.get(key), exhaustive=_bounds.EXHAUSTIVE.get(key),
+        no_bound=_bounds.NO_BOUND.get(key, ""), chapter=chapter,
         computation=(Computation(kind="run", cost=kernel.cost, state=kernel.state) if kernel.kind == "run" else
                      Computation(kind=kernel.kind, partial=kernel.partial, finish=kernel.finish, merge=kernel.merge,
                                  context=kernel.context, cost=kernel.cost, state=kernel.state)),
